@@ -1,0 +1,75 @@
+// The embedded default database: PGlite (PostgreSQL compiled to WebAssembly) persisted in the
+// data directory and served on a local PostgreSQL wire socket, so the application talks to it
+// exactly as it talks to a real PostgreSQL (ARCHITECTURE.md, two shapes).
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { DEFAULT_POOL_SIZE } from './client';
+import { lockDataDir } from './data-dir-lock';
+
+export interface EmbeddedDatabase {
+  /** postgresql:// URL of the socket server, for Prisma, pg and psql alike. */
+  url: string;
+  /** Stops the socket server and closes PGlite cleanly (flushes to disk). Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface EmbeddedLog {
+  info(obj: object, msg: string): void;
+}
+
+/** Written while running, so that the admin CLI can reach this process's database. */
+export const DATABASE_INFO_FILE = 'database.json';
+export interface DatabaseInfo {
+  url: string;
+  pid: number;
+}
+
+export async function startEmbeddedDatabase(
+  dataDir: string,
+  opts: { maxConnections?: number; log?: EmbeddedLog } = {},
+): Promise<EmbeddedDatabase> {
+  const started = Date.now();
+  mkdirSync(dataDir, { recursive: true });
+  const lock = lockDataDir(dataDir);
+  let db: PGlite | undefined;
+  let server: PGLiteSocketServer | undefined;
+  try {
+    const pgdata = path.join(dataDir, 'pgdata');
+    db = await PGlite.create({ dataDir: pgdata });
+    // The server's default is one connection; extra pool connections would be reset (FACTS.md).
+    server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: opts.maxConnections ?? DEFAULT_POOL_SIZE });
+    await server.start();
+    const url = `postgresql://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+    const infoFile = path.join(dataDir, DATABASE_INFO_FILE);
+    writeAtomically(infoFile, JSON.stringify({ url, pid: process.pid } satisfies DatabaseInfo, null, 2));
+    opts.log?.info({ dataDir: pgdata, url, ms: Date.now() - started }, 'embedded PostgreSQL (PGlite) listening');
+
+    const running = { db, server };
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      close: () => (closing ??= (async () => {
+        rmSync(infoFile, { force: true });
+        try {
+          await running.server.stop();
+          await running.db.close();
+        } finally {
+          lock.release();
+        }
+      })()),
+    };
+  } catch (err) {
+    await server?.stop().catch(() => {});
+    await db?.close().catch(() => {});
+    lock.release();
+    throw new Error(`Could not start the embedded database in ${dataDir}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function writeAtomically(file: string, content: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, content, { mode: 0o600 });
+  renameSync(tmp, file);
+}
