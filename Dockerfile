@@ -1,0 +1,24 @@
+# The service image: `npm start` (API, plus a worker unless RUN_WORKER=false) by default,
+# `npm run worker` for a worker-only process. See temporal/docker-compose.yml.
+FROM node:20-bookworm-slim
+
+WORKDIR /app
+
+# npm ci's postinstall generates the Prisma client, so the schema and its config come first;
+# this layer is rebuilt only when dependencies or the schema change.
+COPY package.json package-lock.json prisma.config.ts ./
+COPY scripts ./scripts
+COPY prisma ./prisma
+RUN npm ci && npm cache clean --force
+
+COPY . .
+
+# The data directory holds generated TLS keys and other local state; the node user must own it.
+ENV NODE_ENV=production \
+    DATA_DIR=/data \
+    PORT=8443
+RUN mkdir -p /data && chown -R node:node /data
+USER node
+
+EXPOSE 8443
+CMD ["npm", "start"]

@@ -1,0 +1,212 @@
+/**
+ * No Docker engine runs here, so this checks temporal/docker-compose.yml's wiring statically:
+ * the service's env vars exist in its config schema and every address points at a real service.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { configSchema } from '../../../src/config';
+
+type Yaml = string | Yaml[] | { [key: string]: Yaml };
+
+/**
+ * Reads the block-YAML subset the compose file is written in: nested mappings, "- item"
+ * sequences of scalars, one-line flow sequences, quoted or plain scalars, comments.
+ * Anything else throws, so the file cannot drift into YAML this check would misread.
+ */
+function parseYamlSubset(text: string): Yaml {
+  const lines = text
+    .split('\n')
+    .map((raw, i) => ({ n: i + 1, indent: raw.search(/\S/), body: stripComment(raw).trimEnd() }))
+    .filter((l) => l.indent >= 0 && l.body.trim() !== '');
+  for (const l of lines) {
+    if (/^\t| \t/.test(l.body.slice(0, l.indent + 1))) throw new Error(`line ${l.n}: tabs`);
+    if (/^\s*[&*!|>]|:\s*[&*!|>]/.test(l.body)) throw new Error(`line ${l.n}: unsupported YAML feature`);
+  }
+  let i = 0;
+  const block = (indent: number): Yaml => {
+    const isSeq = lines[i].body.trim().startsWith('- ');
+    const out: Yaml[] | Record<string, Yaml> = isSeq ? [] : {};
+    while (i < lines.length && lines[i].indent === indent) {
+      const { n, body } = lines[i];
+      const content = body.trim();
+      if (isSeq !== content.startsWith('- ')) throw new Error(`line ${n}: mixed sequence and mapping`);
+      i++;
+      if (Array.isArray(out)) {
+        out.push(scalar(content.slice(2).trim(), n));
+        continue;
+      }
+      const m = /^([A-Za-z0-9_.-]+):(?:\s+(.*))?$/.exec(content);
+      if (!m) throw new Error(`line ${n}: expected "key: value"`);
+      if (Object.prototype.hasOwnProperty.call(out, m[1])) throw new Error(`line ${n}: duplicate key ${m[1]}`);
+      if (m[2] !== undefined) out[m[1]] = scalar(m[2], n);
+      else if (i < lines.length && lines[i].indent > indent) out[m[1]] = block(lines[i].indent);
+      else out[m[1]] = '';
+    }
+    if (i < lines.length && lines[i].indent > indent) throw new Error(`line ${lines[i].n}: bad indentation`);
+    return out;
+  };
+  const doc = block(0);
+  if (i !== lines.length) throw new Error(`line ${lines[i].n}: bad indentation`);
+  return doc;
+}
+
+function stripComment(line: string): string {
+  let quote = '';
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) quote = c === quote ? '' : quote;
+    else if (c === '"' || c === "'") quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]))) return line.slice(0, i);
+  }
+  return line;
+}
+
+function scalar(text: string, n: number): Yaml {
+  if (text.startsWith('[')) {
+    if (!text.endsWith(']')) throw new Error(`line ${n}: unterminated flow sequence`);
+    const items = text.slice(1, -1).match(/"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^,\s][^,]*/g) ?? [];
+    return items.map((s) => scalar(s.trim(), n));
+  }
+  if (text.startsWith('"')) return JSON.parse(text) as string;
+  if (text.startsWith("'")) return text.slice(1, -1).replace(/''/g, "'");
+  if (/^[{[\]}]/.test(text)) throw new Error(`line ${n}: unsupported flow value`);
+  return text;
+}
+
+const repo = path.resolve(__dirname, '../../..');
+const composeDir = path.join(repo, 'temporal');
+const compose = parseYamlSubset(readFileSync(path.join(composeDir, 'docker-compose.yml'), 'utf8'));
+
+function map(v: Yaml | undefined, what: string): Record<string, Yaml> {
+  if (!v || typeof v === 'string' || Array.isArray(v)) throw new Error(`${what} must be a mapping`);
+  return v;
+}
+function list(v: Yaml | undefined): string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) throw new Error('expected a sequence');
+  return v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
+}
+/** What compose substitutes when the variable is unset: ${NAME:-default} → default. */
+function resolved(v: string): string {
+  return v.replace(/\$\{[A-Z0-9_]+(?::?-([^}]*))?\}/g, (_m, def: string | undefined) => def ?? '');
+}
+
+const services = map(compose.services, 'services');
+const service = (name: string) => map(services[name], `service ${name}`);
+const env = (name: string): Record<string, string> => {
+  const e = service(name).environment;
+  if (e === undefined) return {};
+  if (Array.isArray(e)) return Object.fromEntries(list(e).map((kv) => [kv.split('=')[0], resolved(kv.slice(kv.indexOf('=') + 1))]));
+  return Object.fromEntries(Object.entries(map(e, 'environment')).map(([k, v]) => [k, resolved(String(v))]));
+};
+const byImage = (prefix: string): string => {
+  const names = Object.keys(services).filter((s) => String(service(s).image ?? '').startsWith(prefix));
+  expect(names).toHaveLength(1);
+  return names[0];
+};
+const dependsOn = (name: string): string[] => {
+  const d = service(name).depends_on;
+  return Array.isArray(d) ? list(d) : d === undefined ? [] : Object.keys(map(d, 'depends_on'));
+};
+const containerPorts = (name: string): string[] => list(service(name).ports).map((p) => p.split(':').pop() as string);
+const appServices = ['api', 'worker'];
+
+describe('temporal/docker-compose.yml', () => {
+  const postgres = byImage('postgres:');
+  const temporal = byImage('temporalio/auto-setup:');
+  const ui = byImage('temporalio/ui:');
+  const pg = env(postgres);
+
+  test('runs PostgreSQL, Temporal, the Temporal UI and the service as api + worker', () => {
+    expect(Object.keys(services)).toEqual(expect.arrayContaining([postgres, temporal, ui, ...appServices]));
+    expect(list(service('api').command).join(' ')).toBe('npm start');
+    expect(list(service('worker').command).join(' ')).toBe('npm run worker');
+    for (const s of appServices) {
+      const build = map(service(s).build, `${s}.build`);
+      const dockerfile = path.resolve(composeDir, String(build.context), String(build.dockerfile ?? 'Dockerfile'));
+      expect(dockerfile).toBe(path.join(repo, 'Dockerfile'));
+    }
+  });
+
+  test('the service processes set only variables its config schema knows', () => {
+    const known = new Set(Object.keys(configSchema.shape));
+    for (const s of appServices) {
+      const unknown = Object.keys(env(s)).filter((k) => !known.has(k));
+      expect({ service: s, unknown }).toEqual({ service: s, unknown: [] });
+      // Values must also pass the schema (empty means unset, as loadConfig treats it).
+      const set = Object.fromEntries(Object.entries(env(s)).filter(([, v]) => v !== ''));
+      expect(configSchema.safeParse(set).success).toBe(true);
+    }
+    expect(env('api').RUN_WORKER).toBe('false');
+    expect(env('worker').RUN_WORKER).toBeUndefined();
+  });
+
+  test('Temporal clients point at the temporal service', () => {
+    expect(containerPorts(temporal)).toContain('7233');
+    for (const s of [...appServices, ui]) expect(env(s).TEMPORAL_ADDRESS).toBe(`${temporal}:7233`);
+    expect(env('api').TEMPORAL_NAMESPACE).toBe(env(temporal).DEFAULT_NAMESPACE);
+    expect(env('api').TEMPORAL_TASK_QUEUE).toBe(env('worker').TEMPORAL_TASK_QUEUE);
+  });
+
+  test('the database URLs and Temporal persistence point at the postgres service', () => {
+    for (const s of appServices) {
+      const url = new URL(env(s).DATABASE_URL);
+      expect(url.protocol).toBe('postgres:');
+      expect(url.hostname).toBe(postgres);
+      expect(url.port || '5432').toBe('5432');
+      expect(url.pathname).toBe(`/${pg.POSTGRES_DB}`);
+      expect(decodeURIComponent(url.username)).toBe(pg.POSTGRES_USER);
+      expect(decodeURIComponent(url.password)).toBe(pg.POSTGRES_PASSWORD);
+    }
+    const t = env(temporal);
+    expect(t.DB).toBe('postgres12');
+    expect(t.POSTGRES_SEEDS).toBe(postgres);
+    expect(t.DB_PORT).toBe('5432');
+    expect([t.POSTGRES_USER, t.POSTGRES_PWD]).toEqual([pg.POSTGRES_USER, pg.POSTGRES_PASSWORD]);
+  });
+
+  test('mail goes to an SMTP service that exists', () => {
+    for (const s of appServices) {
+      const url = new URL(env(s).SMTP_URL);
+      expect(Object.keys(services)).toContain(url.hostname);
+    }
+  });
+
+  test('depends_on names existing services, has no cycles, and covers every address used', () => {
+    const names = Object.keys(services);
+    for (const s of names) for (const d of dependsOn(s)) expect(names).toContain(d);
+    const visiting = new Set<string>();
+    const visit = (s: string, trail: string[]): void => {
+      if (trail.includes(s)) throw new Error(`depends_on cycle: ${[...trail, s].join(' -> ')}`);
+      if (visiting.has(s)) return;
+      visiting.add(s);
+      for (const d of dependsOn(s)) visit(d, [...trail, s]);
+    };
+    names.forEach((s) => visit(s, []));
+    for (const s of appServices) expect(dependsOn(s)).toEqual(expect.arrayContaining([postgres, temporal]));
+    expect(dependsOn(temporal)).toContain(postgres);
+    expect(dependsOn(ui)).toContain(temporal);
+  });
+
+  test('ports: API on 8443 (its PORT), UI on 8080', () => {
+    expect(list(service('api').ports)).toContain('8443:8443');
+    expect(env('api').PORT).toBe('8443');
+    expect(list(service(ui).ports)).toContain('8080:8080');
+    expect(service('worker').ports).toBeUndefined();
+  });
+
+  test('the Dockerfile builds on node:20 with npm ci and starts with npm start', () => {
+    const dockerfile = readFileSync(path.join(repo, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^FROM node:20\b/m);
+    expect(dockerfile).toMatch(/^RUN npm ci\b/m);
+    expect(dockerfile).toMatch(/^CMD \["npm", "start"\]/m);
+    expect(readFileSync(path.join(repo, '.dockerignore'), 'utf8')).toMatch(/^node_modules$/m);
+  });
+
+  test('the subset reader rejects YAML it would misread', () => {
+    expect(() => parseYamlSubset('a: &x 1\nb: *x\n')).toThrow(/unsupported/);
+    expect(() => parseYamlSubset('a: |\n  text\n')).toThrow(/unsupported/);
+    expect(() => parseYamlSubset('a:\n  - 1\n  b: 2\n')).toThrow(/mixed/);
+    expect(parseYamlSubset("a:\n  b: 'x # y' # note\n  c: [\"1\", two]\n")).toEqual({ a: { b: 'x # y', c: ['1', 'two'] } });
+  });
+});
