@@ -91,7 +91,7 @@ function resolved(v: string): string {
   return v.replace(/\$\{[A-Z0-9_]+(?::?-([^}]*))?\}/g, (_m, def: string | undefined) => def ?? '');
 }
 
-const services = map(compose.services, 'services');
+const services = map(map(compose, 'document').services, 'services');
 const service = (name: string) => map(services[name], `service ${name}`);
 const env = (name: string): Record<string, string> => {
   const e = service(name).environment;
