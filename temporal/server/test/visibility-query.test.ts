@@ -1,4 +1,4 @@
-import { compileVisibilityQuery, VisibilityQueryError, type VisibilityRecord } from '../visibility/query';
+import { compileVisibilityQuery, knownSearchAttributes, VisibilityQueryError, type VisibilityRecord } from '../visibility/query';
 
 function rec(over: Partial<VisibilityRecord> = {}): VisibilityRecord {
   return {
@@ -133,6 +133,12 @@ describe('visibility list filter', () => {
     const q = compileVisibilityQuery("Tier = 'vip'", { customSearchAttributes: { Tier: 'Keyword' } });
     expect(q.matches(rec({ searchAttributes: { Tier: 'vip' } }))).toBe(true);
     expect(q.matches(rec())).toBe(false);
+  });
+
+  test('lists the attributes it knows, system and custom', () => {
+    const { system, custom } = knownSearchAttributes();
+    expect(system).toMatchObject({ WorkflowId: 'Keyword', StartTime: 'Datetime', ExecutionStatus: 'Keyword' });
+    expect(custom).toMatchObject({ CustomKeywordField: 'Keyword', CustomTextField: 'Text', CustomIntField: 'Int' });
   });
 
   test('unknown attributes are errors, names are case-sensitive', () => {

@@ -73,3 +73,12 @@ function executionDurationNs(rec: VisibilityRecord): number | undefined {
   const from = rec.executionTime ?? rec.startTime;
   return (rec.closeTime.getTime() - from.getTime()) * 1e6;
 }
+
+/** Every attribute name a query may use, with its type: for GetSearchAttributes / ListSearchAttributes. */
+export function knownSearchAttributes(
+  custom: Readonly<Record<string, SearchAttributeType>> = DEFAULT_CUSTOM_SEARCH_ATTRIBUTES,
+): { system: Record<string, SearchAttributeType>; custom: Record<string, SearchAttributeType> } {
+  const system: Record<string, SearchAttributeType> = { ...SYSTEM_IN_MAP };
+  for (const [name, def] of Object.entries(RECORD_FIELDS)) system[name] = def.type;
+  return { system, custom: { ...custom } };
+}

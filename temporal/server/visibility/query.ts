@@ -6,6 +6,7 @@ import { EXECUTION_STATUSES, type SearchAttributeType, type VisibilityRecord } f
 import { boolValue, datetimeValue, numberValue, parseDuration, parseRfc3339, textTokens } from './values';
 
 export { VisibilityQueryError } from './errors';
+export { DEFAULT_CUSTOM_SEARCH_ATTRIBUTES, knownSearchAttributes } from './attributes';
 export type { SearchAttributeType, VisibilityRecord } from './types';
 
 export interface CompiledVisibilityQuery {
