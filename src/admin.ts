@@ -1,0 +1,129 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config';
+import { createPrismaClient, type Db } from './db/client';
+import { startEmbeddedDatabase } from './db/embedded';
+import { applyMigrations } from './db/migrate';
+import { createApiKey, revokeApiKey, type ApiKeyKind } from './domain/identity/api-keys';
+import { createOrganisation } from './domain/identity/organisations';
+import { isKnownScope } from './domain/identity/scopes';
+import { createUser } from './domain/identity/users';
+import { randomBytes } from 'node:crypto';
+import { createLogger } from './log';
+
+const USAGE = `npm run admin -- <command> [options]
+
+  create-organisation --name NAME [--admin-username U] [--admin-password P]
+        a new organisation with an admin user, a secret and a public API key
+  create-user --organisation ID --username U [--password P] [--admin] [--scopes a,b]
+  create-api-key --organisation ID [--type SECRET|PUBLIC] [--name N] [--scopes a,b]
+  revoke-api-key --organisation ID --id KEY_ID
+  list-organisations
+
+Prints JSON. Works on DATABASE_URL, or on the embedded database in DATA_DIR (through the
+running service when it holds the directory).`;
+
+async function main() {
+  const [command, ...rest] = process.argv.slice(2);
+  const { values: o } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' }, organisation: { type: 'string' }, username: { type: 'string' },
+      password: { type: 'string' }, admin: { type: 'boolean' }, scopes: { type: 'string' },
+      type: { type: 'string' }, id: { type: 'string' }, 'admin-username': { type: 'string' }, 'admin-password': { type: 'string' },
+    },
+  });
+  if (!command || command === 'help' || command === '--help') return void console.log(USAGE);
+  const scopes = o.scopes?.split(',').map((s) => s.trim());
+  const bad = scopes?.find((s) => !isKnownScope(s));
+  if (bad) throw new Error(`unknown scope ${bad}`);
+
+  const { db, close } = await connect();
+  try {
+    const out = await run(db, command, o, scopes);
+    console.log(JSON.stringify(out, null, 2));
+  } finally {
+    await close();
+  }
+}
+
+type Options = Record<string, string | boolean | undefined>;
+
+async function run(db: Db, command: string, o: Options, scopes?: string[]) {
+  const need = (k: string) => {
+    const v = o[k];
+    if (typeof v !== 'string' || !v) throw new Error(`--${k} is required for ${command}`);
+    return v;
+  };
+  switch (command) {
+    case 'create-organisation': {
+      const org = await createOrganisation(db, need('name'));
+      const password = (o['admin-password'] as string | undefined) ?? randomBytes(18).toString('base64url');
+      const username = (o['admin-username'] as string | undefined) ?? `admin-${org.id.slice(-12)}`;
+      await createUser(db, { organisationId: org.id, username, password, isAdmin: true });
+      const secret = await createApiKey(db, { organisationId: org.id, kind: 'SECRET', name: 'Admin CLI secret key', createdBy: 'admin-cli' });
+      const pub = await createApiKey(db, { organisationId: org.id, kind: 'PUBLIC', name: 'Admin CLI public key', createdBy: 'admin-cli' });
+      return { organisation_id: org.id, secret_api_key: secret.secret, public_api_key: pub.secret, admin: { username, password } };
+    }
+    case 'create-user': {
+      const password = (o.password as string | undefined) ?? randomBytes(18).toString('base64url');
+      const user = await createUser(db, { organisationId: need('organisation'), username: need('username'), password, isAdmin: o.admin === true, scopes });
+      return { id: user.id, username: user.username, password };
+    }
+    case 'create-api-key': {
+      const kind = ((o.type as string | undefined) ?? 'SECRET').toUpperCase();
+      if (kind !== 'SECRET' && kind !== 'PUBLIC') throw new Error('--type must be SECRET or PUBLIC');
+      const { row, secret } = await createApiKey(db, { organisationId: need('organisation'), kind: kind as ApiKeyKind, name: (o.name as string | undefined) ?? 'Admin CLI key', scopes, createdBy: 'admin-cli' });
+      return { id: row.id, type: row.kind, scopes: row.scopes, key: secret };
+    }
+    case 'revoke-api-key':
+      await revokeApiKey(db, need('organisation'), need('id'));
+      return { id: o.id, revoked: true };
+    case 'list-organisations':
+      return (await db.organisation.findMany({ orderBy: { createdAt: 'asc' } })).map((x) => ({ id: x.id, name: x.name }));
+    default:
+      throw new Error(`unknown command ${command}\n\n${USAGE}`);
+  }
+}
+
+/** DATABASE_URL; else the running service's embedded database; else open the data directory. */
+async function connect(): Promise<{ db: Db; close: () => Promise<void> }> {
+  const config = loadConfig();
+  const log = createLogger('warn');
+  let url = config.DATABASE_URL;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  const runningFile = path.join(config.dataDir, 'database.json');
+  if (!url && existsSync(runningFile)) {
+    const running = JSON.parse(readFileSync(runningFile, 'utf8')) as { url: string; pid: number };
+    if (isAlive(running.pid)) url = running.url;
+  }
+  if (!url) {
+    const embedded = await startEmbeddedDatabase(config.dataDir, { log });
+    url = embedded.url;
+    stopEmbedded = () => embedded.close();
+  }
+  await applyMigrations(url, log);
+  const db = createPrismaClient(url, { poolSize: 2 });
+  return {
+    db,
+    close: async () => {
+      await db.$disconnect();
+      await stopEmbedded?.();
+    },
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`admin: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/identity/api-keys';
+import { login, refresh } from '../../domain/identity/users';
+import type { AppDeps } from '../app';
+import { route } from '../route';
+import { epoch } from '../present';
+import { idParams, idResponse, pagingQuery, skipTake } from '../validation';
+import { apiKeyCreateBody, apiKeyCreated, apiKeyItem, apiKeyList, loginBody, refreshBody, tokenResponse } from './schemas';
+
+type KeyRow = Awaited<ReturnType<typeof createApiKey>>['row'];
+
+function presentKey(row: KeyRow): z.input<typeof apiKeyItem> {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.kind as 'SECRET' | 'PUBLIC',
+    prefix: row.keyPrefix,
+    scopes: row.scopes,
+    created_on: epoch(row.createdAt),
+    expires_on: row.expiresAt ? epoch(row.expiresAt) : null,
+    revoked_on: row.revokedAt ? epoch(row.revokedAt) : null,
+    rate_limit_per_second: row.rateLimitPerSecond,
+  };
+}
+
+export function identityRoutes(deps: AppDeps & { onKeyRevoked: () => void }) {
+  const tokens = () => ({
+    secret: deps.jwtSecret,
+    accessTtlSeconds: deps.config.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTtlSeconds: deps.config.REFRESH_TOKEN_TTL_SECONDS,
+  });
+  return [
+    route({
+      method: 'post', path: '/users/login', operationId: 'login', tag: 'Authentication', auth: 'none',
+      summary: 'Log in a back-office user',
+      description: 'Exchanges a username and password for a short-lived access token (JWT, for `Authorization: Bearer`) and a single-use refresh token.',
+      body: loginBody, response: tokenResponse, errors: [401],
+      handler: ({ ctx, body }) => login(ctx.db, body.username, body.password, tokens()),
+    }),
+    route({
+      method: 'post', path: '/users/refresh', operationId: 'refreshToken', tag: 'Authentication', auth: 'none',
+      summary: 'Exchange a refresh token for a new token pair',
+      description: 'Refresh tokens are single-use; presenting one twice invalidates all of the user\'s refresh tokens.',
+      body: refreshBody, response: tokenResponse, errors: [401],
+      handler: ({ ctx, body }) => refresh(ctx.db, body.refresh_token, tokens()),
+    }),
+    route({
+      method: 'post', path: '/api_keys', operationId: 'createApiKey', tag: 'API keys',
+      auth: { scope: 'api_keys:write', adminOnly: true },
+      summary: 'Create an API key', description: 'The key is returned once, in this response; only its hash is stored.',
+      body: apiKeyCreateBody, response: apiKeyCreated,
+      handler: async ({ ctx, body }) => {
+        const { row, secret } = await createApiKey(ctx.db, {
+          organisationId: ctx.organisationId,
+          kind: body.type,
+          name: body.name,
+          scopes: body.scopes,
+          expiresAt: body.expires_on === undefined ? null : new Date(body.expires_on * 1000),
+          rateLimitPerSecond: body.rate_limit_per_second,
+          createdBy: `${ctx.actor.type}:${ctx.actor.id}`,
+        });
+        return { ...presentKey(row), key: secret };
+      },
+    }),
+    route({
+      method: 'get', path: '/api_keys', operationId: 'listApiKeys', tag: 'API keys',
+      auth: { scope: 'api_keys:read', adminOnly: true }, summary: 'List API keys (without their secrets)',
+      query: pagingQuery(['created_on']), response: apiKeyList,
+      handler: async ({ ctx, query }) => {
+        const [rows, total] = await listApiKeys(ctx.db, ctx.organisationId, skipTake(query), query.order === 'ASC' ? 'asc' : 'desc');
+        return { content: rows.map(presentKey), paging: { page: query.page, size: query.size, total } };
+      },
+    }),
+    route({
+      method: 'delete', path: '/api_keys/{id}', operationId: 'revokeApiKey', tag: 'API keys',
+      auth: { scope: 'api_keys:write', adminOnly: true }, summary: 'Revoke an API key',
+      description: 'Takes effect at once on this replica and within AUTH_CACHE_SECONDS on others.',
+      params: idParams, response: idResponse, errors: [404],
+      handler: async ({ ctx, params }) => {
+        await revokeApiKey(ctx.db, ctx.organisationId, params.id);
+        deps.onKeyRevoked();
+        return { id: params.id };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { isKnownScope } from '../../domain/identity/scopes';
+import { pagingResponse, zEpoch } from '../validation';
+
+export const loginBody = z.strictObject({
+  username: z.string().min(1).max(200),
+  password: z.string().min(1).max(1000),
+});
+
+export const refreshBody = z.strictObject({ refresh_token: z.string().min(1).max(500) });
+
+export const tokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+  refresh_token: z.string(),
+});
+
+export const apiKeyCreateBody = z.strictObject({
+  name: z.string().min(1).max(200),
+  type: z.enum(['SECRET', 'PUBLIC']).default('SECRET'),
+  scopes: z
+    .array(z.string().refine(isKnownScope, { message: 'unknown scope' }))
+    .min(1)
+    .optional()
+    .meta({ description: 'Default: all (`*`). Groups: contacts, reference_data, api_keys; each also as `<group>:read` or `<group>:write`.' }),
+  expires_on: zEpoch.optional(),
+  rate_limit_per_second: z.number().int().min(1).max(100000).optional(),
+});
+
+export const apiKeyItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(['SECRET', 'PUBLIC']),
+  prefix: z.string().meta({ description: 'First characters of the key, to recognise it.' }),
+  scopes: z.array(z.string()),
+  created_on: z.number().int(),
+  expires_on: z.number().int().nullable(),
+  revoked_on: z.number().int().nullable(),
+  rate_limit_per_second: z.number().int().nullable(),
+});
+
+export const apiKeyCreated = apiKeyItem.extend({
+  key: z.string().meta({ description: 'The key itself. Shown only in this response; store it safely.' }),
+});
+
+export const apiKeyList = z.object({ content: z.array(apiKeyItem), paging: pagingResponse });

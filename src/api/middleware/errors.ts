@@ -1,0 +1,58 @@
+import type { ErrorRequestHandler } from 'express';
+import { z } from 'zod';
+import { AppError } from '../../domain/errors';
+import type { Logger } from '../../log';
+
+interface HttpParserError {
+  type?: string;
+  status?: number;
+}
+
+/** Maps every error to the one error body of API-CONVENTIONS.md; 500s never leak details. */
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const requestId = String(res.locals.requestId ?? '');
+    const mapped = toAppError(err);
+    if (mapped.status >= 500) {
+      log.error({ err, requestId, method: req.method, url: req.originalUrl }, 'request failed');
+    }
+    if ('retryAfter' in mapped) res.setHeader('Retry-After', String(mapped.retryAfter));
+    res.status(mapped.status).json({
+      code: mapped.code,
+      message: mapped.message,
+      ...(mapped.attribute ? { attribute: mapped.attribute } : {}),
+      request_id: requestId,
+    });
+  };
+}
+
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof z.ZodError) return fromZod(err);
+  const parser = err as HttpParserError;
+  if (parser?.type === 'entity.parse.failed') return new AppError(400, 'INVALID_REQUEST', 'Malformed JSON body');
+  if (parser?.type === 'entity.too.large') return new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body exceeds 1 MiB');
+  if (parser?.type === 'encoding.unsupported' || parser?.type === 'charset.unsupported') {
+    return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding');
+  }
+  if (parser?.status === 400) return new AppError(400, 'INVALID_REQUEST', 'Malformed request');
+  const prisma = err as { code?: string; name?: string };
+  if (prisma?.code === 'P2028' || prisma?.code === 'P1001' || prisma?.code === 'P2024') {
+    return new AppError(503, 'UNAVAILABLE', 'The service is temporarily overloaded; retry shortly');
+  }
+  return new AppError(500, 'INTERNAL_ERROR', 'An unexpected error occurred');
+}
+
+/** The first issue names the offending field, e.g. `addresses.0.country_code`. */
+export function fromZod(err: z.ZodError, prefix?: string): AppError {
+  const issue = err.issues[0];
+  const pathParts = [...(prefix ? [prefix] : []), ...issue.path.map(String)];
+  const attribute = pathParts.join('.') || undefined;
+  let message = issue.message;
+  if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) message = 'is required';
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0];
+    return new AppError(400, 'INVALID_REQUEST', `Unknown field ${[...pathParts, key].join('.')}`, [...pathParts, key].join('.'));
+  }
+  return new AppError(400, 'INVALID_REQUEST', attribute ? `${attribute}: ${message}` : message, attribute);
+}

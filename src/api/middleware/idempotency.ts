@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/client';
+import { AppError, conflict, invalid } from '../../domain/errors';
+
+const TTL_MS = 24 * 3600 * 1000;
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * `Idempotency-Key` on POST: the first request with a key claims it by inserting a row, runs,
+ * and stores its response; a repeat with the same body gets that response again, with
+ * another body 409 IDEMPOTENCY_CONFLICT. Keys are per organisation and credential.
+ */
+export class Idempotency {
+  constructor(private readonly db: Db) {}
+
+  /** Returns the stored response to replay, or null when this request now owns the key. */
+  async claim(scope: { organisationId: string; credentialId: string }, key: string, fingerprint: string): Promise<StoredResponse | null> {
+    if (key.length > 255) throw invalid('Idempotency-Key', 'Idempotency-Key must be at most 255 characters');
+    const id = { organisationId: scope.organisationId, credentialId: scope.credentialId, key };
+    const inserted = await this.db.$executeRaw`
+      INSERT INTO idempotency_records (organisation_id, credential_id, key, request_hash, created_at)
+      VALUES (${id.organisationId}::uuid, ${id.credentialId}, ${key}, ${fingerprint}, now())
+      ON CONFLICT (organisation_id, credential_id, key) DO UPDATE
+        SET request_hash = EXCLUDED.request_hash, created_at = now(), status_code = NULL, response_body = NULL
+        WHERE idempotency_records.created_at < now() - interval '24 hours'`;
+    if (inserted === 1) return null;
+    const existing = await this.db.idempotencyRecord.findUnique({ where: { organisationId_credentialId_key: id } });
+    if (!existing || Date.now() - existing.createdAt.getTime() > TTL_MS) return this.claim(scope, key, fingerprint);
+    if (existing.requestHash !== fingerprint) {
+      throw conflict('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used with a different request', 'Idempotency-Key');
+    }
+    if (existing.statusCode === null) {
+      throw new AppError(409, 'IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed', 'Idempotency-Key');
+    }
+    return { status: existing.statusCode, body: existing.responseBody };
+  }
+
+  async complete(scope: { organisationId: string; credentialId: string }, key: string, response: StoredResponse): Promise<void> {
+    await this.db.idempotencyRecord.update({
+      where: { organisationId_credentialId_key: { ...scope, key } },
+      data: { statusCode: response.status, responseBody: response.body as object },
+    });
+  }
+
+  /** A server error releases the key so that the caller's retry runs again. */
+  async release(scope: { organisationId: string; credentialId: string }, key: string): Promise<void> {
+    await this.db.idempotencyRecord.deleteMany({ where: { ...scope, key } });
+  }
+}
+
+export function fingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+}

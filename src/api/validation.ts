@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { isId, normaliseId } from '../domain/ids';
+
+/** JSON booleans and the strings "true"/"false" are both accepted (spec 1, conventions). */
+export const zBool = z
+  .union([z.boolean(), z.enum(['true', 'false'])])
+  .transform((v) => v === true || v === 'true')
+  .meta({ description: 'Boolean; the strings "true" and "false" are accepted too.' });
+
+/** A GUID: 32 hex characters or hyphenated, any case; normalised to lower-case hyphenated. */
+export const zId = z
+  .string()
+  .refine(isId, { message: 'must be a GUID (32 hex characters or hyphenated form)' })
+  .transform(normaliseId)
+  .meta({ description: 'GUID, 32 hex characters or hyphenated form.', example: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10' });
+
+/** Epoch seconds (UTC). */
+export const zEpoch = z.coerce.number().int().min(0).max(253402300799);
+
+/** Exact decimal amount: JSON number or numeric string, at most 4 decimal places; kept as string. */
+export const zAmount = z
+  .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)])
+  .transform((v, ctx) => {
+    const text = typeof v === 'number' ? String(v) : v;
+    if (!/^-?\d{1,15}(\.\d{1,4})?$/.test(text)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a number with at most 15 integer digits and 4 decimal places' });
+      return z.NEVER;
+    }
+    return text;
+  });
+
+export const zCurrency = z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 4217 code').transform((v) => v.toUpperCase());
+export const zCountry = z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 3166 alpha-3 code').transform((v) => v.toUpperCase());
+export const zLanguage = z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 639 code').transform((v) => v.toLowerCase());
+
+export const idParams = z.object({ id: zId });
+export const idResponse = z.object({ id: z.string() });
+
+/**
+ * Paging query of every list (API-CONVENTIONS "Lists"). `sort` is limited to the given fields
+ * so an unknown one answers 400.
+ */
+export function pagingQuery<const S extends readonly [string, ...string[]]>(sortFields: S) {
+  return z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    size: z.coerce.number().int().min(1).max(100).default(20),
+    sort: z.enum(sortFields).optional(),
+    order: z
+      .string()
+      .transform((v) => v.toUpperCase())
+      .pipe(z.enum(['ASC', 'DESC']))
+      .default('DESC'),
+  });
+}
+
+export interface Paging {
+  page: number;
+  size: number;
+}
+
+export const pagingResponse = z.object({ page: z.number().int(), size: z.number().int(), total: z.number().int() });
+
+export function skipTake(p: Paging) {
+  return { skip: (p.page - 1) * p.size, take: p.size };
+}

@@ -1,0 +1,66 @@
+import type { Tx as Db } from '../../db/client';
+import { newId } from '../ids';
+import { notFound } from '../errors';
+import { ALL_SCOPES } from './scopes';
+import { newSecret, sha256 } from './tokens';
+
+export type ApiKeyKind = 'SECRET' | 'PUBLIC';
+
+const PREFIX: Record<ApiKeyKind, string> = { SECRET: 'sk_', PUBLIC: 'pk_' };
+
+export interface NewApiKey {
+  organisationId: string;
+  kind: ApiKeyKind;
+  name: string;
+  scopes?: string[];
+  expiresAt?: Date | null;
+  rateLimitPerSecond?: number | null;
+  createdBy?: string;
+}
+
+/** Creates a key and returns it with its secret: the only time the secret is ever visible. */
+export async function createApiKey(db: Db, input: NewApiKey) {
+  const secret = newSecret(PREFIX[input.kind]);
+  const row = await db.apiKey.create({
+    data: {
+      id: newId(),
+      organisationId: input.organisationId,
+      kind: input.kind,
+      name: input.name,
+      keyHash: sha256(secret),
+      keyPrefix: secret.slice(0, 10),
+      // Public keys identify the organisation for communications only; scopes do not widen that.
+      scopes: input.kind === 'PUBLIC' ? [] : (input.scopes ?? ALL_SCOPES),
+      expiresAt: input.expiresAt ?? null,
+      rateLimitPerSecond: input.rateLimitPerSecond ?? null,
+      createdBy: input.createdBy,
+    },
+  });
+  return { row, secret };
+}
+
+export function listApiKeys(db: Db, organisationId: string, page: { skip: number; take: number }, order: 'asc' | 'desc' = 'desc') {
+  const where = { organisationId };
+  return Promise.all([
+    db.apiKey.findMany({ where, orderBy: [{ createdAt: order }, { id: order }], ...page }),
+    db.apiKey.count({ where }),
+  ]);
+}
+
+export async function revokeApiKey(db: Db, organisationId: string, id: string) {
+  const result = await db.apiKey.updateMany({
+    where: { id, organisationId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  if (result.count === 0) {
+    const exists = await db.apiKey.findFirst({ where: { id, organisationId }, select: { id: true } });
+    if (!exists) throw notFound('API key');
+  }
+}
+
+/** The key row for a presented secret if it is usable now, else null. */
+export async function findUsableApiKey(db: Db, secret: string) {
+  const row = await db.apiKey.findUnique({ where: { keyHash: sha256(secret) } });
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= new Date())) return null;
+  return row;
+}

@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * UUIDv7 (RFC 9562): 48-bit millisecond timestamp, then random bits. Time-ordered ids keep
+ * B-tree inserts local and give the spec's "time-based GUID".
+ */
+export function newId(): string {
+  const bytes = randomBytes(16);
+  const ms = Date.now();
+  bytes[0] = Math.floor(ms / 2 ** 40) & 0xff;
+  bytes[1] = Math.floor(ms / 2 ** 32) & 0xff;
+  bytes[2] = (ms >>> 24) & 0xff;
+  bytes[3] = (ms >>> 16) & 0xff;
+  bytes[4] = (ms >>> 8) & 0xff;
+  bytes[5] = ms & 0xff;
+  bytes[6] = (bytes[6] & 0x0f) | 0x70;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  return formatUuid(bytes.toString('hex'));
+}
+
+const ID_PATTERN = /^(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+export function isId(value: string): boolean {
+  return ID_PATTERN.test(value);
+}
+
+/** Accepts 32 hex characters or the hyphenated form in any case; returns lower-case hyphenated. */
+export function normaliseId(value: string): string {
+  return formatUuid(value.replace(/-/g, '').toLowerCase());
+}
+
+function formatUuid(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

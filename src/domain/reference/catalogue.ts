@@ -1,0 +1,190 @@
+// Reference data lists (contact categories, industries, industry sectors, KYC profiles, account
+// classifications) share one shape: id, optional code unique per organisation, name,
+// description. One implementation serves them all; each list is a `Catalogue` naming its table.
+import type { Tx } from '../../db/client';
+import { audit, type AuditActor } from '../audit';
+import { alreadyExists, conflict, notFound } from '../errors';
+import { newId } from '../ids';
+
+export interface CatalogueRow {
+  id: string;
+  organisationId: string;
+  code: string | null;
+  name: string;
+  description: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type Text = string | { equals?: string; contains?: string; mode?: 'insensitive' };
+
+/** The subset of a Prisma where clause the catalogues use; sectors add `industryId`. */
+export interface CatalogueWhere {
+  organisationId: string;
+  id?: string | { not: string };
+  industryId?: string;
+  code?: Text | null;
+  name?: Text;
+  OR?: Array<{ code?: Text; name?: Text }>;
+}
+
+type Direction = 'asc' | 'desc';
+type OrderBy = { name: Direction } | { code: { sort: Direction; nulls: 'last' } } | { createdAt: Direction } | { id: Direction };
+
+interface CatalogueData {
+  code?: string | null;
+  name?: string;
+  description?: string | null;
+}
+
+/** What the catalogue code needs of a Prisma model delegate; every reference model fits it. */
+export interface CatalogueTable {
+  findFirst(args: { where: CatalogueWhere }): PromiseLike<CatalogueRow | null>;
+  findMany(args: { where: CatalogueWhere; orderBy: OrderBy[]; skip?: number; take?: number }): PromiseLike<CatalogueRow[]>;
+  count(args: { where: CatalogueWhere }): PromiseLike<number>;
+  create(args: { data: CatalogueData & { id: string; organisationId: string; name: string; industryId?: string } }): PromiseLike<CatalogueRow>;
+  update(args: { where: { id: string }; data: CatalogueData }): PromiseLike<CatalogueRow>;
+  delete(args: { where: { id: string } }): PromiseLike<CatalogueRow>;
+}
+
+export interface Catalogue {
+  /** Audit entity type, snake_case. */
+  entity: string;
+  /** Human name for messages: "Contact category not found". */
+  label: string;
+  table(tx: Tx): CatalogueTable;
+}
+
+export const contactCategories: Catalogue = { entity: 'contact_category', label: 'Contact category', table: (tx) => tx.contactCategory };
+export const industries: Catalogue = { entity: 'industry', label: 'Industry', table: (tx) => tx.industry };
+export const industrySectors: Catalogue = { entity: 'industry_sector', label: 'Industry sector', table: (tx) => tx.industrySector };
+export const kycProfiles: Catalogue = { entity: 'kyc_profile', label: 'KYC profile', table: (tx) => tx.kycProfile };
+export const accountClassifications: Catalogue = {
+  entity: 'account_classification',
+  label: 'Account classification',
+  table: (tx) => tx.accountClassification,
+};
+
+/** Narrows every query to a parent (a sector's industry); empty for top-level lists. */
+export interface Parent {
+  industryId?: string;
+}
+
+export interface EntryInput {
+  code?: string | null;
+  name: string;
+  description?: string | null;
+}
+
+export type EntryPatch = Partial<EntryInput>;
+
+export interface ListQuery {
+  skip: number;
+  take: number;
+  sort?: 'name' | 'code' | 'created_on';
+  order: 'asc' | 'desc';
+  /** Case-insensitive substring of name or code. */
+  searchValue?: string;
+  /** Exact code. */
+  code?: string;
+  /** Case-insensitive substring of the name. */
+  name?: string;
+}
+
+export async function createEntry(tx: Tx, actor: AuditActor, cat: Catalogue, input: EntryInput, parent: Parent = {}): Promise<CatalogueRow> {
+  const table = cat.table(tx);
+  if (input.code) await assertCodeFree(table, cat, actor.organisationId, input.code);
+  const row = await uniqueCode(cat, () =>
+    table.create({
+      data: {
+        id: newId(),
+        organisationId: actor.organisationId,
+        ...parent,
+        code: input.code ?? null,
+        name: input.name,
+        description: input.description ?? null,
+      },
+    }),
+  );
+  await audit(tx, actor, { action: 'CREATE', entityType: cat.entity, entityId: row.id, changes: { ...input, ...parent } });
+  return row;
+}
+
+export async function listEntries(tx: Tx, organisationId: string, cat: Catalogue, q: ListQuery, parent: Parent = {}) {
+  const where: CatalogueWhere = { organisationId, ...parent };
+  if (q.code !== undefined) where.code = q.code;
+  if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
+  if (q.searchValue !== undefined) {
+    const text = { contains: q.searchValue, mode: 'insensitive' } as const;
+    where.OR = [{ name: text }, { code: text }];
+  }
+  const table = cat.table(tx);
+  const [rows, total] = await Promise.all([
+    table.findMany({ where, orderBy: orderBy(q), skip: q.skip, take: q.take }),
+    table.count({ where }),
+  ]);
+  return { rows, total };
+}
+
+/** The row, or 404: another organisation's id (or another industry's sector) is unknown here. */
+export async function getEntry(tx: Tx, organisationId: string, cat: Catalogue, id: string, parent: Parent = {}): Promise<CatalogueRow> {
+  const row = await cat.table(tx).findFirst({ where: { organisationId, id, ...parent } });
+  if (!row) throw notFound(cat.label);
+  return row;
+}
+
+export async function updateEntry(tx: Tx, actor: AuditActor, cat: Catalogue, id: string, patch: EntryPatch, parent: Parent = {}) {
+  const table = cat.table(tx);
+  const current = await getEntry(tx, actor.organisationId, cat, id, parent);
+  if (patch.code && patch.code !== current.code) await assertCodeFree(table, cat, actor.organisationId, patch.code, id);
+  const row = await uniqueCode(cat, () => table.update({ where: { id: current.id }, data: patch }));
+  await audit(tx, actor, { action: 'UPDATE', entityType: cat.entity, entityId: id, changes: { ...patch } });
+  return row;
+}
+
+/** Deleting a row that others still point at is a 409 IN_USE, never a 500. */
+export async function deleteEntry(tx: Tx, actor: AuditActor, cat: Catalogue, id: string, parent: Parent = {}): Promise<void> {
+  const current = await getEntry(tx, actor.organisationId, cat, id, parent);
+  try {
+    await cat.table(tx).delete({ where: { id: current.id } });
+  } catch (err) {
+    if (prismaCode(err) === 'P2003') throw conflict('IN_USE', `${cat.label} is still in use and cannot be deleted`);
+    throw err;
+  }
+  await audit(tx, actor, { action: 'DELETE', entityType: cat.entity, entityId: id, changes: { code: current.code, name: current.name } });
+}
+
+async function assertCodeFree(table: CatalogueTable, cat: Catalogue, organisationId: string, code: string, exceptId?: string) {
+  const taken = await table.findFirst({ where: { organisationId, code, ...(exceptId ? { id: { not: exceptId } } : {}) } });
+  if (taken) throw duplicateCode(cat, code);
+}
+
+/** The unique index decides races the check above cannot see (two concurrent creates). */
+async function uniqueCode<T>(cat: Catalogue, write: () => PromiseLike<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (prismaCode(err) === 'P2002') throw duplicateCode(cat, undefined);
+    throw err;
+  }
+}
+
+function duplicateCode(cat: Catalogue, code: string | undefined) {
+  return alreadyExists('code', `${cat.label} with code ${code ? `'${code}' ` : ''}already exists`);
+}
+
+export function prismaCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+}
+
+function orderBy(q: ListQuery): OrderBy[] {
+  const tieBreak: OrderBy = { id: q.order };
+  switch (q.sort) {
+    case 'name':
+      return [{ name: q.order }, tieBreak];
+    case 'code':
+      return [{ code: { sort: q.order, nulls: 'last' } }, tieBreak];
+    default:
+      return [{ createdAt: q.order }, tieBreak];
+  }
+}

@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createApp } from './api/app';
+import { createServer } from './api/server';
+import type { Config } from './config';
+import { createPrismaClient } from './db/client';
+import { startEmbeddedDatabase } from './db/embedded';
+import { applyMigrations } from './db/migrate';
+import { bootstrapIfEmpty, type BootstrapCredentials } from './domain/identity/bootstrap';
+import type { Logger } from './log';
+import { loadJwtSecret, writeCredentials } from './secrets';
+import { startTemporal, type TemporalHandle } from './temporal';
+import { loadTls } from './tls';
+
+export interface RunningService {
+  url: string;
+  databaseUrl: string;
+  temporalAddress: string;
+  credentials: BootstrapCredentials | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the whole service in this process. Embedded parts (database, Temporal server) are
+ * started only when their address is not configured (ARCHITECTURE.md, two shapes).
+ */
+export async function startService(config: Config, log: Logger): Promise<RunningService> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const fn of closers.reverse()) await fn().catch((err) => log.error({ err }, 'shutdown step failed'));
+  };
+  try {
+    let databaseUrl = config.DATABASE_URL;
+    if (!databaseUrl) {
+      const embedded = await startEmbeddedDatabase(config.dataDir, { maxConnections: config.DATABASE_POOL_SIZE + 5, log });
+      closers.push(() => embedded.close());
+      databaseUrl = embedded.url;
+      log.info({ dataDir: config.dataDir }, 'embedded database started');
+    }
+    await applyMigrations(databaseUrl, log);
+    const db = createPrismaClient(databaseUrl, { poolSize: config.DATABASE_POOL_SIZE });
+    closers.push(() => db.$disconnect());
+
+    const credentials = await bootstrapIfEmpty(db);
+    if (credentials) {
+      const file = writeCredentials(config, credentials);
+      log.warn({ file }, 'first start: created an organisation, an admin user and API keys');
+      printCredentials(credentials, file);
+    }
+
+    const temporal: TemporalHandle = await startTemporal(config, log);
+    closers.push(() => temporal.close());
+
+    const { app } = createApp({
+      config,
+      db,
+      log,
+      jwtSecret: loadJwtSecret(config),
+      health: async () => ({ database: await pingDatabase(db), temporal: await temporal.ping() }),
+    });
+    const tls = await loadTls(config);
+    const server = createServer(app, tls, config.TRUST_PROXY);
+    await new Promise<void>((resolve, reject) => {
+      server.listener.once('error', reject);
+      server.listener.listen(config.PORT, config.HOST, () => resolve());
+    });
+    closers.push(() => server.close());
+    const port = (server.listener.address() as AddressInfo).port;
+    const url = `https://localhost:${port}/backoffice/v1`;
+    log.info({ url, certificate: tls.source, temporal: temporal.address }, 'listening');
+    return { url, databaseUrl, temporalAddress: temporal.address, credentials, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+async function pingDatabase(db: ReturnType<typeof createPrismaClient>) {
+  try {
+    await db.$queryRaw`SELECT 1`;
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, detail: (err as Error).message.slice(0, 200) };
+  }
+}
+
+function printCredentials(c: BootstrapCredentials, file: string) {
+  process.stdout.write(
+    [
+      '',
+      'First start: these credentials are shown once (also saved, mode 0600, in ' + file + ')',
+      `  organisation id : ${c.organisation_id}`,
+      `  secret api key  : ${c.secret_api_key}`,
+      `  public api key  : ${c.public_api_key}`,
+      `  admin user      : ${c.admin.username} / ${c.admin.password}`,
+      '',
+    ].join('\n') + '\n',
+  );
+}

@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { startTemporalServer } from '../temporal/server';
+import { createActivities } from './activities';
+import type { Config } from './config';
+import type { Logger } from './log';
+import { startWorker } from './worker';
+
+export interface TemporalHandle {
+  address: string;
+  connection: Connection;
+  ping(): Promise<{ ok: boolean; detail?: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to TEMPORAL_ADDRESS, or starts the embedded Temporal server (state in
+ * <DATA_DIR>/temporal) when it is unset; runs the project's worker in this process unless
+ * RUN_WORKER=false (at scale, workers are separate processes).
+ */
+export async function startTemporal(config: Config, log: Logger): Promise<TemporalHandle> {
+  const closers: Array<() => Promise<void>> = [];
+  let address = config.TEMPORAL_ADDRESS;
+  if (!address) {
+    const server = await startTemporalServer({
+      host: '127.0.0.1',
+      port: config.TEMPORAL_EMBEDDED_PORT,
+      dataDir: path.join(config.dataDir, 'temporal'),
+      logger: (level, msg, fields) => log[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug']({ ...fields }, msg),
+    });
+    closers.push(() => server.close());
+    address = server.address;
+    log.info({ address }, 'embedded Temporal server started');
+  }
+  const connection = await Connection.connect({ address });
+  closers.push(() => connection.close());
+  if (config.RUN_WORKER) {
+    const worker = await startWorker({
+      address,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      activities: createActivities({}),
+    });
+    closers.push(() => worker.shutdown());
+    log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'Temporal worker running');
+  }
+  return {
+    address,
+    connection,
+    async ping() {
+      try {
+        await connection.workflowService.getSystemInfo({});
+        return { ok: true };
+      } catch (err) {
+        return { ok: false, detail: (err as Error).message.slice(0, 200) };
+      }
+    },
+    async close() {
+      for (const fn of closers.reverse()) await fn();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Environment for a service under test: its own data directory, free ports, strict responses. */
+export function serviceEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    TEMPORAL_EMBEDDED_PORT: '0',
+    RESPONSE_VALIDATION: 'true',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+  for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS']) if (process.env[k]) env[k] = process.env[k];
+  return env;
+}
+
+/** Starts `src/main.ts` (what `npm start` runs) and waits until it says where it listens. */
+export function startServiceProcess(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<ServiceProcess> {
+  const child = spawn(TSX, [path.join(ROOT, 'src/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`service did not start within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /Back-office API listening on (\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({
+          url: match[1],
+          child,
+          output: () => out,
+          async stop(signal = 'SIGTERM') {
+            if (child.exitCode !== null) return child.exitCode;
+            child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code} before listening:\n${out}`));
+    });
+  });
+}
