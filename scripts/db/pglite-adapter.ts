@@ -167,22 +167,21 @@ class PGliteAdapter extends PGliteQueryable implements SqlDriverAdapter {
 }
 
 /**
- * An adapter factory whose main and shadow database are one fresh in-memory PGlite. Call
- * `close()` when done.
+ * An adapter factory whose main and shadow database are both the given PGlite (the engine only
+ * uses the shadow connection for diffs from a migrations folder).
  */
-export async function createInMemoryShadowAdapter(): Promise<SqlMigrationAwareDriverAdapterFactory & { close(): Promise<void> }> {
-  const db = await PGlite.create();
+export async function createPGliteAdapterFactory(db: PGlite): Promise<SqlMigrationAwareDriverAdapterFactory> {
   // Every type comes back as its text form; convert() decides what the engine sees.
   const { rows } = await db.query<{ oid: number; typcategory: string }>('SELECT oid::int AS oid, typcategory FROM pg_type');
   const parsers: Parsers = {};
   for (const { oid } of rows) parsers[oid] = (text) => text;
   const arrayOids = new Set(rows.filter((r) => r.typcategory === 'A').map((r) => r.oid));
   const connect = async () => new PGliteAdapter(db, parsers, arrayOids);
-  return {
-    provider: 'postgres',
-    adapterName: 'pglite-shadow',
-    connect,
-    connectToShadowDb: connect,
-    close: () => db.close(),
-  };
+  return { provider: 'postgres', adapterName: 'pglite-shadow', connect, connectToShadowDb: connect };
+}
+
+/** A fresh in-memory PGlite as main and shadow database. Call `close()` when done. */
+export async function createInMemoryShadowAdapter(): Promise<SqlMigrationAwareDriverAdapterFactory & { close(): Promise<void> }> {
+  const db = await PGlite.create();
+  return { ...(await createPGliteAdapterFactory(db)), close: () => db.close() };
 }
