@@ -1,9 +1,10 @@
 import type { AppDeps } from './app';
 import { healthRoutes } from './health/routes';
 import { identityRoutes } from './identity/routes';
+import { referenceRoutes } from './reference/routes';
 import type { RouteDef } from './route';
 
 /** Every operation of the API, in documentation order. The OpenAPI document is built from it. */
 export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDef[] {
-  return [...healthRoutes(deps), ...identityRoutes(deps)];
+  return [...healthRoutes(deps), ...identityRoutes(deps), ...referenceRoutes()];
 }

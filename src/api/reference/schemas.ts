@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { NAME_DISPLAY_FORMATS } from '../../domain/reference/name-display';
+import { pagingQuery, pagingResponse, zId } from '../validation';
+
+const code = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .meta({ description: 'Optional code, unique within the organisation; usable in place of the id where a body refers to this item.' });
+const name = z.string().trim().min(1).max(200);
+const description = z.string().max(2000);
+
+export const entryCreateBody = z.strictObject({
+  code: code.nullish(),
+  name,
+  description: description.nullish(),
+});
+
+/** Partial: only the fields given change; `null` clears code or description. */
+export const entryUpdateBody = z.strictObject({
+  code: code.nullable().optional(),
+  name: name.optional(),
+  description: description.nullable().optional(),
+});
+
+export const entryListQuery = pagingQuery(['name', 'code', 'created_on']).extend({
+  search_value: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name or the code.' }),
+  code: z.string().min(1).max(100).optional().meta({ description: 'Exact code.' }),
+  name: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name.' }),
+});
+
+export const entryItem = z.object({
+  id: z.string(),
+  code: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  created_on: z.number().int(),
+  updated_on: z.number().int(),
+});
+
+export const entryList = z.object({ content: z.array(entryItem), paging: pagingResponse });
+
+export const industryDetail = entryItem.extend({
+  sectors: z.array(z.object({ id: z.string(), code: z.string().nullable(), name: z.string() })),
+});
+
+export const sectorParams = z.object({ id: zId, sector_id: zId });
+
+export const nameDisplayFormat = z.enum(NAME_DISPLAY_FORMATS);
+
+export const nameDisplayBody = z.strictObject({ format: nameDisplayFormat });
+
+export const nameDisplaySettings = z.object({
+  format: nameDisplayFormat,
+  updated_on: z.number().int().nullable().meta({ description: 'Null while the organisation uses the default.' }),
+});
