@@ -20,13 +20,15 @@ export interface TemporalHandle {
  */
 export async function startTemporal(config: Config, log: Logger): Promise<TemporalHandle> {
   const closers: Array<() => Promise<void>> = [];
-  let address = config.TEMPORAL_ADDRESS;
-  if (!address) {
+  let address: string;
+  if (config.TEMPORAL_ADDRESS) {
+    address = config.TEMPORAL_ADDRESS;
+  } else {
     const server = await startTemporalServer({
       host: '127.0.0.1',
       port: config.TEMPORAL_EMBEDDED_PORT,
       dataDir: path.join(config.dataDir, 'temporal'),
-      logger: (level, msg, fields) => log[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug']({ ...fields }, msg),
+      logger: (level: string, msg: string, fields?: object) => log[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug']({ ...fields }, msg),
     });
     closers.push(() => server.close());
     address = server.address;

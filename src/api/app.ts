@@ -94,7 +94,7 @@ async function runRoute(p: Pipeline, def: RouteDef, req: Request, res: Response)
     if (key !== undefined && scope) await settleKey(p, scope, key, err);
     throw err;
   }
-  if (key !== undefined && scope) await p.idempotency.complete(scope, key, { status, body: result ?? null });
+  if (key !== undefined && scope) await p.idempotency.complete(scope, key, { status, body: redact(result ?? null, def.secretFields) });
   res.status(status).json(result ?? null);
 }
 
@@ -106,6 +106,11 @@ async function settleKey(p: Pipeline, scope: { organisationId: string; credentia
   } else {
     await p.idempotency.release(scope, key);
   }
+}
+
+function redact(body: unknown, fields: string[] | undefined): unknown {
+  if (!fields || typeof body !== 'object' || body === null) return body;
+  return { ...body, ...Object.fromEntries(fields.map((f) => [f, null])) };
 }
 
 function parsePart(schema: RouteDef['body'], value: unknown, prefix: string | undefined) {

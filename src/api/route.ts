@@ -42,6 +42,11 @@ export interface RouteDef<P extends Schema | undefined = Schema | undefined, Q e
   response: R;
   /** Success status, 200 unless spec.md says otherwise. */
   status?: number;
+  /**
+   * Response fields never stored for an Idempotency-Key replay (a secret shown once); a replay
+   * answers them as null.
+   */
+  secretFields?: string[];
   /** Error statuses this operation can answer besides the common ones (documented in OpenAPI). */
   errors?: number[];
   handler: (input: { ctx: RequestContext; params: Out<P>; query: Out<Q>; body: Out<B> }) => Promise<z.input<R>>;

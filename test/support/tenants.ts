@@ -19,14 +19,14 @@ let counter = 0;
  * A fresh organisation with an admin user and keys, made the way an operator would: with the
  * admin command line against the running service's database.
  */
-export async function createTenant(name = `Test org ${process.pid}-${++counter}`): Promise<Tenant> {
-  const out = await adminCli(['create-organisation', '--name', name]);
+export async function createTenant(name = `Test org ${process.pid}-${++counter}`, dataDir?: string): Promise<Tenant> {
+  const out = await adminCli(['create-organisation', '--name', name], dataDir);
   const parsed = JSON.parse(out) as { organisation_id: string; secret_api_key: string; public_api_key: string; admin: { username: string; password: string } };
   return { organisationId: parsed.organisation_id, secretKey: parsed.secret_api_key, publicKey: parsed.public_api_key, admin: parsed.admin };
 }
 
-export async function adminCli(args: string[]): Promise<string> {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: testState().dataDir };
+export async function adminCli(args: string[], dataDir = testState().dataDir): Promise<string> {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   const { stdout } = await run(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'src/admin.ts'), ...args], { cwd: ROOT, env });
   return stdout;

@@ -48,7 +48,7 @@ export function identityRoutes(deps: AppDeps & { onKeyRevoked: () => void }) {
       method: 'post', path: '/api_keys', operationId: 'createApiKey', tag: 'API keys',
       auth: { scope: 'api_keys:write', adminOnly: true },
       summary: 'Create an API key', description: 'The key is returned once, in this response; only its hash is stored.',
-      body: apiKeyCreateBody, response: apiKeyCreated,
+      body: apiKeyCreateBody, response: apiKeyCreated, secretFields: ['key'],
       handler: async ({ ctx, body }) => {
         const { row, secret } = await createApiKey(ctx.db, {
           organisationId: ctx.organisationId,

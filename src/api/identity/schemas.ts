@@ -41,7 +41,10 @@ export const apiKeyItem = z.object({
 });
 
 export const apiKeyCreated = apiKeyItem.extend({
-  key: z.string().meta({ description: 'The key itself. Shown only in this response; store it safely.' }),
+  key: z
+    .string()
+    .nullable()
+    .meta({ description: 'The key itself. Shown only in this response (null in an Idempotency-Key replay); store it safely.' }),
 });
 
 export const apiKeyList = z.object({ content: z.array(apiKeyItem), paging: pagingResponse });

@@ -1,0 +1,49 @@
+import { api } from '../support/api';
+import { createTenant, type Tenant } from '../support/tenants';
+
+let tenant: Tenant;
+beforeAll(async () => {
+  tenant = await createTenant();
+});
+
+describe('Idempotency-Key', () => {
+  it('replays the first response without a second effect', async () => {
+    const headers = { 'idempotency-key': `k-${Date.now()}` };
+    const first = await api('POST', '/api_keys', { key: tenant.secretKey, body: { name: 'once' }, headers });
+    const again = await api('POST', '/api_keys', { key: tenant.secretKey, body: { name: 'once' }, headers });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    // The secret is shown once: never stored for replays.
+    expect(again.body.key).toBeNull();
+    const list = await api('GET', '/api_keys?size=100', { key: tenant.secretKey });
+    expect(list.body.content.filter((k: { name: string }) => k.name === 'once')).toHaveLength(1);
+  });
+
+  it('answers 409 when the key is reused with another body', async () => {
+    const headers = { 'idempotency-key': `k2-${Date.now()}` };
+    await api('POST', '/api_keys', { key: tenant.secretKey, body: { name: 'first' }, headers });
+    const res = await api('POST', '/api_keys', { key: tenant.secretKey, body: { name: 'second' }, headers });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('IDEMPOTENCY_CONFLICT');
+  });
+
+  it('does not apply to requests without the header', async () => {
+    const one = await api('POST', '/api_keys', { key: tenant.secretKey, body: { name: 'twice' } });
+    const two = await api('POST', '/api_keys', { key: tenant.secretKey, body: { name: 'twice' } });
+    expect(one.body.id).not.toBe(two.body.id);
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 with Retry-After once a key exceeds its rate', async () => {
+    const limited = (await api('POST', '/api_keys', { key: tenant.secretKey, body: { name: 'slow', rate_limit_per_second: 2 } })).body;
+    const results = await Promise.all(Array.from({ length: 8 }, () => api('GET', '/api_keys', { key: limited.key })));
+    const refused = results.filter((r) => r.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(results.filter((r) => r.status === 200).length).toBeGreaterThan(0);
+    expect(Number(refused[0].headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(refused[0].body.code).toBe('RATE_LIMITED');
+  });
+});

@@ -1,0 +1,77 @@
+import http from 'node:http';
+import { api } from '../support/api';
+import { testState } from '../support/state';
+import { createTenant, type Tenant } from '../support/tenants';
+
+let tenant: Tenant;
+beforeAll(async () => {
+  tenant = await createTenant();
+});
+
+describe('transport', () => {
+  it('refuses plain HTTP on the HTTPS port before any handler', async () => {
+    const url = new URL(testState().url.replace('https:', 'http:') + '/api_keys');
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      http
+        .get(url, { headers: { api_key: tenant.secretKey } }, (r) => {
+          let body = '';
+          r.on('data', (c) => (body += c));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+        })
+        .on('error', reject);
+    });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body).code).toBe('HTTPS_REQUIRED');
+  });
+
+  it('echoes a caller request id and mints one otherwise', async () => {
+    const echoed = await api('GET', '/api_keys', { key: tenant.secretKey, headers: { 'x-request-id': 'trace-123' } });
+    expect(echoed.headers['x-request-id']).toBe('trace-123');
+    const minted = await api('GET', '/api_keys', { key: tenant.secretKey });
+    expect(minted.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const failed = await api('GET', '/api_keys', { headers: { 'x-request-id': 'trace-456' } });
+    expect(failed.body.request_id).toBe('trace-456');
+  });
+
+  it('answers 415 for a body that is not JSON', async () => {
+    const res = await api('POST', '/api_keys', { key: tenant.secretKey, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(415);
+    expect(res.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('answers 400 (never 500) for malformed JSON', async () => {
+    const res = await api('POST', '/api_keys', { key: tenant.secretKey, rawBody: '{"name": ', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'INVALID_REQUEST', message: 'Malformed JSON body' });
+  });
+
+  it('answers 413 for a body over 1 MiB', async () => {
+    const rawBody = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) });
+    const res = await api('POST', '/api_keys', { key: tenant.secretKey, rawBody, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers unknown operations with the JSON error body', async () => {
+    const res = await api('GET', '/no_such_thing', { key: tenant.secretKey });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'NOT_FOUND' });
+    expect(typeof res.body.request_id).toBe('string');
+  });
+
+  it('names the offending field of an invalid body and unknown fields', async () => {
+    const missing = await api('POST', '/api_keys', { key: tenant.secretKey, body: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.body.attribute).toBe('name');
+    const unknown = await api('POST', '/api_keys', { key: tenant.secretKey, body: { name: 'k', colour: 'red' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.attribute).toBe('colour');
+  });
+
+  it('reports health without a credential', async () => {
+    const res = await api('GET', '/health');
+    expect(res.status).toBe(200);
+    expect(res.body.checks.database.ok).toBe(true);
+    expect(res.body.checks.temporal.ok).toBe(true);
+  });
+});
