@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,5 +67,35 @@ describe('service life cycle', () => {
     expect(await response).toBe(401);
     expect(await running.stop()).toBe(0);
     service = undefined;
+  });
+});
+
+/** Behind a TLS-terminating proxy the service trusts X-Forwarded-Proto instead of the socket. */
+describe('TRUST_PROXY', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-proxy-'));
+  let service: ServiceProcess | undefined;
+  afterAll(async () => {
+    await service?.stop('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves plain HTTP from the proxy only when it forwarded HTTPS', async () => {
+    service = await startServiceProcess(serviceEnv(dataDir, { TRUST_PROXY: 'true' }));
+    const plain = service.url.replace('https:', 'http:');
+    const get = (proto?: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        http
+          .get(`${plain}/health`, { headers: proto ? { 'x-forwarded-proto': proto } : {} }, (r) => {
+            let body = '';
+            r.on('data', (c) => (body += c));
+            r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+          })
+          .on('error', reject);
+      });
+    const refused = await get('http');
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body).code).toBe('HTTPS_REQUIRED');
+    expect((await get()).status).toBe(403);
+    expect((await get('https')).status).toBe(200);
   });
 });
