@@ -1,4 +1,5 @@
 import type { AppDeps } from './app';
+import { contactPaymentRoutes } from './contact-payment-methods/routes';
 import { healthRoutes } from './health/routes';
 import { identityRoutes } from './identity/routes';
 import { referenceRoutes } from './reference/routes';
@@ -6,5 +7,5 @@ import type { RouteDef } from './route';
 
 /** Every operation of the API, in documentation order. The OpenAPI document is built from it. */
 export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDef[] {
-  return [...healthRoutes(deps), ...identityRoutes(deps), ...referenceRoutes()];
+  return [...healthRoutes(deps), ...identityRoutes(deps), ...referenceRoutes(), ...contactPaymentRoutes()];
 }

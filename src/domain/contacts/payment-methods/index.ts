@@ -1,0 +1,3 @@
+export { addPaymentMethod, deletePaymentMethod, listPaymentMethods } from './payment-methods';
+export { deleteContactSecrets } from './anonymise';
+export * from './types';
