@@ -1,8 +1,8 @@
 // Industries (with the generic operations, a get that lists sectors and a guarded delete) and
 // their sectors, addressed below the industry: /industries/{id}/sectors/{sector_id}.
 import { actorOf } from '../../domain/audit';
-import { createEntry, deleteEntry, getEntry, industries, industrySectors, listEntries, updateEntry } from '../../domain/reference/catalogue';
-import { deleteIndustry, getIndustryWithSectors, requireIndustry } from '../../domain/reference/industries';
+import { createEntry, getEntry, industries, industrySectors, listEntries, updateEntry } from '../../domain/reference/catalogue';
+import { deleteIndustry, deleteSector, getIndustryWithSectors, requireIndustry } from '../../domain/reference/industries';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
 import { catalogueRoutes, TAG } from './catalogue-routes';
@@ -80,8 +80,7 @@ function sectorRoutes(): RouteDef[] {
       summary: 'Delete a sector of an industry', description: 'A sector still used by contacts answers 409 IN_USE.',
       params: sectorParams, response: idResponse, errors: [404, 409],
       handler: async ({ ctx, params }) => {
-        const parent = { industryId: params.id };
-        await ctx.db.$transaction((tx) => deleteEntry(tx, actorOf(ctx), industrySectors, params.sector_id, parent));
+        await ctx.db.$transaction((tx) => deleteSector(tx, actorOf(ctx), params.id, params.sector_id));
         return { id: params.sector_id };
       },
     }),

@@ -3,7 +3,7 @@
 import type { Tx } from '../../db/client';
 import type { AuditActor } from '../audit';
 import { conflict } from '../errors';
-import { deleteEntry, getEntry, industries } from './catalogue';
+import { deleteEntry, getEntry, industries, industrySectors } from './catalogue';
 
 /** The industry with its sectors (by name), or 404. */
 export async function getIndustryWithSectors(tx: Tx, organisationId: string, id: string) {
@@ -27,4 +27,16 @@ export async function deleteIndustry(tx: Tx, actor: AuditActor, id: string): Pro
 /** 404 for an unknown industry before any sector operation below it. */
 export async function requireIndustry(tx: Tx, organisationId: string, industryId: string) {
   return getEntry(tx, organisationId, industries, industryId);
+}
+
+/**
+ * Contacts keep their sectors as an id array (no foreign key), so the check is explicit: a
+ * sector still named by a contact is IN_USE rather than left dangling.
+ */
+export async function deleteSector(tx: Tx, actor: AuditActor, industryId: string, sectorId: string): Promise<void> {
+  const parent = { industryId };
+  await getEntry(tx, actor.organisationId, industrySectors, sectorId, parent);
+  const users = await tx.contact.count({ where: { organisationId: actor.organisationId, industrySectorIds: { has: sectorId } } });
+  if (users > 0) throw conflict('IN_USE', `Industry sector is still used by ${users} contact(s)`);
+  await deleteEntry(tx, actor, industrySectors, sectorId, parent);
 }
