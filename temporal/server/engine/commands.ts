@@ -1,0 +1,402 @@
+/**
+ * Applies the commands of a completed workflow task, in order, to the run's history and state.
+ * Anything that touches another run (children, external signals and cancels) happens in a
+ * follow-up transaction, as in Temporal, and reports back to this run through events.
+ */
+import { api, durMs, enums, ICommand, msDur } from '../proto';
+import { Engine, Tx, encodeFields, retrySpec, retryPolicyOf } from './engine';
+import { Run } from './state';
+import { scheduleActivity, cancelActivity } from './activities';
+import { randomUUID } from 'crypto';
+import { decodeEvent } from '../proto';
+
+const C = enums.CommandType;
+const Cause = enums.WorkflowTaskFailedCause;
+
+/** Rejects commands the server cannot carry out; the whole task then fails (and is retried). */
+export function validateCommands(commands: ICommand[]): { cause: number; message: string } | undefined {
+  for (const c of commands) {
+    switch (c.commandType) {
+      case C.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK: {
+        const a = c.scheduleActivityTaskCommandAttributes;
+        if (!a?.activityId || !a.activityType?.name) {
+          return { cause: Cause.WORKFLOW_TASK_FAILED_CAUSE_BAD_SCHEDULE_ACTIVITY_ATTRIBUTES, message: 'ActivityId and ActivityType are required.' };
+        }
+        if (!durMs(a.startToCloseTimeout) && !durMs(a.scheduleToCloseTimeout)) {
+          return {
+            cause: Cause.WORKFLOW_TASK_FAILED_CAUSE_BAD_SCHEDULE_ACTIVITY_ATTRIBUTES,
+            message: 'A valid StartToClose or ScheduleToCloseTimeout is not set on command.',
+          };
+        }
+        break;
+      }
+      case C.COMMAND_TYPE_START_TIMER:
+        if (!c.startTimerCommandAttributes?.timerId || !durMs(c.startTimerCommandAttributes.startToFireTimeout)) {
+          return { cause: Cause.WORKFLOW_TASK_FAILED_CAUSE_BAD_START_TIMER_ATTRIBUTES, message: 'A valid timer id and a positive StartToFireTimeout are required.' };
+        }
+        break;
+      case C.COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK:
+      case C.COMMAND_TYPE_CANCEL_TIMER:
+      case C.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION:
+      case C.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION:
+      case C.COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION:
+      case C.COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION:
+      case C.COMMAND_TYPE_RECORD_MARKER:
+      case C.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION:
+      case C.COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION:
+      case C.COMMAND_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION:
+      case C.COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
+      case C.COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES:
+        break;
+      default:
+        return {
+          cause: Cause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND,
+          message: `Command type ${c.commandType} is not supported by this server (updates and Nexus are not implemented).`,
+        };
+    }
+  }
+  return undefined;
+}
+
+export function applyCommands(engine: Engine, tx: Tx, run: Run, commands: ICommand[], completedId: number, identity: string): void {
+  for (const c of commands) {
+    if (!run.running) return; // nothing after a closing command
+    switch (c.commandType) {
+      case C.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK:
+        scheduleActivity(engine, tx, run, c.scheduleActivityTaskCommandAttributes!, completedId);
+        break;
+      case C.COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK:
+        cancelActivity(engine, tx, run, Number(c.requestCancelActivityTaskCommandAttributes?.scheduledEventId ?? 0), completedId, identity);
+        break;
+      case C.COMMAND_TYPE_START_TIMER: {
+        const a = c.startTimerCommandAttributes!;
+        const sid = engine.add(tx, run, 'TimerStarted', {
+          timerId: a.timerId,
+          startToFireTimeout: a.startToFireTimeout,
+          workflowTaskCompletedEventId: completedId,
+        });
+        run.s.timers[a.timerId!] = { id: a.timerId!, sid, fireAt: Date.now() + durMs(a.startToFireTimeout)! };
+        break;
+      }
+      case C.COMMAND_TYPE_CANCEL_TIMER:
+        cancelTimer(engine, tx, run, c.cancelTimerCommandAttributes?.timerId ?? '', completedId, identity);
+        break;
+      case C.COMMAND_TYPE_RECORD_MARKER: {
+        const a = c.recordMarkerCommandAttributes!;
+        engine.add(tx, run, 'MarkerRecorded', {
+          markerName: a.markerName,
+          details: a.details,
+          header: a.header,
+          failure: a.failure,
+          workflowTaskCompletedEventId: completedId,
+        });
+        break;
+      }
+      case C.COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES: {
+        const sa = c.upsertWorkflowSearchAttributesCommandAttributes?.searchAttributes;
+        mergeFields(run.s.sa, encodeFields(sa?.indexedFields));
+        engine.add(tx, run, 'UpsertWorkflowSearchAttributes', { searchAttributes: sa, workflowTaskCompletedEventId: completedId });
+        break;
+      }
+      case C.COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES: {
+        const memo = c.modifyWorkflowPropertiesCommandAttributes?.upsertedMemo;
+        mergeFields(run.s.memo, encodeFields(memo?.fields));
+        engine.add(tx, run, 'WorkflowPropertiesModified', { upsertedMemo: memo, workflowTaskCompletedEventId: completedId });
+        break;
+      }
+      case C.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION:
+        engine.close(tx, run, 'Completed', 'WorkflowExecutionCompleted', {
+          result: c.completeWorkflowExecutionCommandAttributes?.result,
+          workflowTaskCompletedEventId: completedId,
+        });
+        break;
+      case C.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION: {
+        const failure = c.failWorkflowExecutionCommandAttributes?.failure;
+        const newRunId = engine.retryRun(tx, run, failure, false);
+        const R = enums.RetryState;
+        engine.close(tx, run, 'Failed', 'WorkflowExecutionFailed', {
+          failure,
+          retryState: newRunId ? R.RETRY_STATE_IN_PROGRESS : run.s.retry ? R.RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED : R.RETRY_STATE_RETRY_POLICY_NOT_SET,
+          workflowTaskCompletedEventId: completedId,
+          newExecutionRunId: newRunId,
+        });
+        break;
+      }
+      case C.COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION:
+        engine.close(tx, run, 'Canceled', 'WorkflowExecutionCanceled', {
+          details: c.cancelWorkflowExecutionCommandAttributes?.details,
+          workflowTaskCompletedEventId: completedId,
+        });
+        break;
+      case C.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION:
+        continueAsNew(engine, tx, run, c.continueAsNewWorkflowExecutionCommandAttributes!, completedId, identity);
+        break;
+      case C.COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION:
+        startChild(engine, tx, run, c.startChildWorkflowExecutionCommandAttributes!, completedId, identity);
+        break;
+      case C.COMMAND_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION:
+        signalExternal(engine, tx, run, c.signalExternalWorkflowExecutionCommandAttributes!, completedId, identity);
+        break;
+      case C.COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION:
+        cancelExternal(engine, tx, run, c.requestCancelExternalWorkflowExecutionCommandAttributes!, completedId, identity);
+        break;
+    }
+  }
+}
+
+function mergeFields(into: Record<string, string>, from: Record<string, string>): void {
+  for (const [k, v] of Object.entries(from)) {
+    // An empty payload (no data) removes the attribute, as in Temporal.
+    const p = api.common.v1.Payload.decode(Buffer.from(v, 'base64'));
+    if (!p.data || p.data.length === 0 || Buffer.from(p.data).toString() === 'null') delete into[k];
+    else into[k] = v;
+  }
+}
+
+function cancelTimer(engine: Engine, tx: Tx, run: Run, timerId: string, completedId: number, identity: string): void {
+  let startedId = run.s.timers[timerId]?.sid;
+  if (startedId !== undefined) {
+    delete run.s.timers[timerId];
+  } else {
+    // Fired while this task ran: the fired event is still buffered; the cancel wins.
+    const i = run.s.buffered.findIndex((b) => decodeEvent(b).timerFiredEventAttributes?.timerId === timerId);
+    if (i < 0) return;
+    startedId = Number(decodeEvent(run.s.buffered[i]).timerFiredEventAttributes!.startedEventId);
+    run.s.buffered.splice(i, 1);
+  }
+  engine.add(tx, run, 'TimerCanceled', { timerId, startedEventId: startedId, workflowTaskCompletedEventId: completedId, identity });
+}
+
+function continueAsNew(
+  engine: Engine,
+  tx: Tx,
+  run: Run,
+  a: api.command.v1.IContinueAsNewWorkflowExecutionCommandAttributes,
+  completedId: number,
+  identity: string,
+): void {
+  const started = run.events[0].workflowExecutionStartedEventAttributes!;
+  const type = a.workflowType?.name || run.s.type;
+  const taskQueue = a.taskQueue?.name || run.s.taskQueue;
+  const runTimeoutMs = durMs(a.workflowRunTimeout) ?? run.s.runTimeoutMs;
+  const wftTimeoutMs = durMs(a.workflowTaskTimeout) ?? run.s.wftTimeoutMs;
+  const next = engine.startRun(tx, run.ns, {
+    workflowId: run.s.workflowId,
+    type,
+    taskQueue,
+    input: a.input,
+    header: a.header,
+    memo: a.memo ?? started.memo,
+    sa: a.searchAttributes ?? started.searchAttributes,
+    identity,
+    requestId: randomUUID(),
+    runTimeoutMs,
+    execTimeoutMs: run.s.execTimeoutMs,
+    execDeadline: run.s.execDeadline,
+    wftTimeoutMs,
+    retry: a.retryPolicy ?? started.retryPolicy,
+    startDelayMs: durMs(a.backoffStartInterval),
+    parent: run.s.parent,
+    continuedFrom: run.s.runId,
+    firstRunId: run.s.firstRunId,
+    initiator: a.initiator || enums.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_WORKFLOW,
+    lastCompletionResult: a.lastCompletionResult,
+    continuedFailure: a.failure,
+  });
+  run.s.newRunId = next.s.runId;
+  engine.close(tx, run, 'ContinuedAsNew', 'WorkflowExecutionContinuedAsNew', {
+    newExecutionRunId: next.s.runId,
+    workflowType: { name: type },
+    taskQueue: { name: taskQueue, kind: enums.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+    input: a.input,
+    workflowRunTimeout: msDur(runTimeoutMs),
+    workflowTaskTimeout: msDur(wftTimeoutMs),
+    workflowTaskCompletedEventId: completedId,
+    backoffStartInterval: a.backoffStartInterval,
+    initiator: a.initiator,
+    header: a.header,
+    memo: a.memo,
+    searchAttributes: a.searchAttributes,
+  });
+}
+
+function startChild(
+  engine: Engine,
+  tx: Tx,
+  run: Run,
+  a: api.command.v1.IStartChildWorkflowExecutionCommandAttributes,
+  completedId: number,
+  identity: string,
+): void {
+  const ns = a.namespace || run.ns;
+  const iid = engine.add(tx, run, 'StartChildWorkflowExecutionInitiated', {
+    namespace: ns,
+    workflowId: a.workflowId,
+    workflowType: a.workflowType,
+    taskQueue: { name: a.taskQueue?.name || run.s.taskQueue, kind: enums.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+    input: a.input,
+    workflowExecutionTimeout: a.workflowExecutionTimeout,
+    workflowRunTimeout: a.workflowRunTimeout,
+    workflowTaskTimeout: a.workflowTaskTimeout,
+    parentClosePolicy: a.parentClosePolicy,
+    control: a.control,
+    workflowTaskCompletedEventId: completedId,
+    workflowIdReusePolicy: a.workflowIdReusePolicy,
+    retryPolicy: a.retryPolicy,
+    cronSchedule: a.cronSchedule,
+    header: a.header,
+    memo: a.memo,
+    searchAttributes: a.searchAttributes,
+  });
+  const policy = a.parentClosePolicy || enums.ParentClosePolicy.PARENT_CLOSE_POLICY_TERMINATE;
+  run.s.children[iid] = { iid, ns, workflowId: a.workflowId ?? '', type: a.workflowType?.name ?? '', policy };
+  const common = { namespace: ns, workflowId: a.workflowId, workflowType: a.workflowType, initiatedEventId: iid };
+  tx.after.push(() => {
+    void engine.run((tx2) => {
+      if (!run.running || !run.s.children[iid]) return;
+      let failed = false;
+      try {
+        engine.namespaces.get(ns);
+        const { existing } = engine.checkStart(tx2, ns, a.workflowId ?? '', '', a.workflowIdReusePolicy ?? 0, 0);
+        failed = existing !== undefined;
+      } catch {
+        failed = true;
+      }
+      if (failed) {
+        delete run.s.children[iid];
+        engine.notify(tx2, run, 'StartChildWorkflowExecutionFailed', {
+          ...common,
+          cause: enums.StartChildWorkflowExecutionFailedCause.START_CHILD_WORKFLOW_EXECUTION_FAILED_CAUSE_WORKFLOW_ALREADY_EXISTS,
+          control: a.control,
+          workflowTaskCompletedEventId: completedId,
+        });
+        return;
+      }
+      const child = engine.startRun(tx2, ns, {
+        workflowId: a.workflowId ?? '',
+        type: a.workflowType?.name ?? '',
+        taskQueue: a.taskQueue?.name || run.s.taskQueue,
+        input: a.input,
+        header: a.header,
+        memo: a.memo,
+        sa: a.searchAttributes,
+        identity,
+        requestId: randomUUID(),
+        execTimeoutMs: durMs(a.workflowExecutionTimeout),
+        runTimeoutMs: durMs(a.workflowRunTimeout),
+        wftTimeoutMs: durMs(a.workflowTaskTimeout),
+        retry: a.retryPolicy,
+        parent: { ns: run.ns, workflowId: run.s.workflowId, runId: run.s.runId, iid },
+      });
+      run.s.children[iid].runId = child.s.runId;
+      engine.notify(tx2, run, 'ChildWorkflowExecutionStarted', {
+        namespace: ns,
+        initiatedEventId: iid,
+        workflowExecution: { workflowId: child.s.workflowId, runId: child.s.runId },
+        workflowType: a.workflowType,
+        header: a.header,
+      });
+    });
+  });
+}
+
+function signalExternal(
+  engine: Engine,
+  tx: Tx,
+  run: Run,
+  a: api.command.v1.ISignalExternalWorkflowExecutionCommandAttributes,
+  completedId: number,
+  identity: string,
+): void {
+  const ns = a.namespace || run.ns;
+  const iid = engine.add(tx, run, 'SignalExternalWorkflowExecutionInitiated', {
+    namespace: ns,
+    workflowExecution: a.execution,
+    signalName: a.signalName,
+    input: a.input,
+    control: a.control,
+    childWorkflowOnly: a.childWorkflowOnly,
+    header: a.header,
+    workflowTaskCompletedEventId: completedId,
+  });
+  const common = { namespace: ns, workflowExecution: a.execution, initiatedEventId: iid, control: a.control };
+  tx.after.push(() => {
+    void engine.run((tx2) => {
+      if (!run.running) return;
+      const target = findTarget(engine, ns, a.execution, a.childWorkflowOnly ? run : undefined);
+      if (!target) {
+        engine.notify(tx2, run, 'SignalExternalWorkflowExecutionFailed', {
+          ...common,
+          cause: enums.SignalExternalWorkflowExecutionFailedCause.SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_EXTERNAL_WORKFLOW_EXECUTION_NOT_FOUND,
+          workflowTaskCompletedEventId: completedId,
+        });
+        return;
+      }
+      engine.notify(tx2, target, 'WorkflowExecutionSignaled', {
+        signalName: a.signalName,
+        input: a.input,
+        header: a.header,
+        identity,
+        externalWorkflowExecution: { workflowId: run.s.workflowId, runId: run.s.runId },
+      });
+      engine.notify(tx2, run, 'ExternalWorkflowExecutionSignaled', common);
+    });
+  });
+}
+
+function cancelExternal(
+  engine: Engine,
+  tx: Tx,
+  run: Run,
+  a: api.command.v1.IRequestCancelExternalWorkflowExecutionCommandAttributes,
+  completedId: number,
+  identity: string,
+): void {
+  const ns = a.namespace || run.ns;
+  const execution = { workflowId: a.workflowId, runId: a.runId };
+  const iid = engine.add(tx, run, 'RequestCancelExternalWorkflowExecutionInitiated', {
+    namespace: ns,
+    workflowExecution: execution,
+    control: a.control,
+    childWorkflowOnly: a.childWorkflowOnly,
+    reason: a.reason,
+    workflowTaskCompletedEventId: completedId,
+  });
+  const common = { namespace: ns, workflowExecution: execution, initiatedEventId: iid };
+  tx.after.push(() => {
+    void engine.run((tx2) => {
+      if (!run.running) return;
+      const target = findTarget(engine, ns, execution, a.childWorkflowOnly ? run : undefined);
+      if (!target) {
+        engine.notify(tx2, run, 'RequestCancelExternalWorkflowExecutionFailed', {
+          ...common,
+          control: a.control,
+          cause: enums.CancelExternalWorkflowExecutionFailedCause.CANCEL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_EXTERNAL_WORKFLOW_EXECUTION_NOT_FOUND,
+          workflowTaskCompletedEventId: completedId,
+        });
+        return;
+      }
+      engine.requestCancel(tx2, target, a.reason || 'cancelled by another workflow', identity, {
+        workflowId: run.s.workflowId,
+        runId: run.s.runId,
+      });
+      engine.notify(tx2, run, 'ExternalWorkflowExecutionCancelRequested', common);
+    });
+  });
+}
+
+/** The running target of an external signal/cancel (a child only, when asked). */
+function findTarget(
+  engine: Engine,
+  ns: string,
+  ex: api.common.v1.IWorkflowExecution | null | undefined,
+  parentOnly: Run | undefined,
+): Run | undefined {
+  if (!ex?.workflowId) return undefined;
+  const run = ex.runId ? engine.runs.get(engine.key(ns, ex.runId)) : engine.currentRun(ns, ex.workflowId);
+  if (!run || !run.running || run.s.workflowId !== ex.workflowId) return undefined;
+  if (parentOnly && run.s.parent?.workflowId !== parentOnly.s.workflowId) return undefined;
+  return run;
+}
+
+export { retrySpec, retryPolicyOf };

@@ -1,0 +1,803 @@
+/**
+ * The history engine: owns every run, applies changes in transactions, persists them before
+ * acknowledging, and drives deadlines and task dispatch. All mutations are synchronous (no
+ * await between reading and writing state), so Node's single thread is the only lock needed.
+ */
+import { randomUUID } from 'crypto';
+import { Store, LogRecord, RunRecord } from '../store/log';
+import { Namespaces } from '../namespaces';
+import { Matching } from '../tasks/matching';
+import { TimerHeap } from '../tasks/timers';
+import {
+  api,
+  decodeEvent,
+  encodeEvent,
+  IHeader,
+  IHistoryEvent,
+  IMemo,
+  IPayloads,
+  IRetryPolicy,
+  ISearchAttributes,
+  IFailure,
+  enums,
+  msDur,
+  durMs,
+  num,
+  ts,
+  L,
+} from '../proto';
+import { attrsOf, makeEvent } from '../history/events';
+import { Run, RunState, RunStatus, RetrySpec, PendingQuery } from './state';
+import { alreadyExists, invalid, notFound, ServiceError } from '../grpc/errors';
+import { status as grpcStatus } from '@grpc/grpc-js';
+
+export type Logger = (level: string, msg: string, fields?: object) => void;
+type PollWftResponse = api.workflowservice.v1.IPollWorkflowTaskQueueResponse;
+type PollActResponse = api.workflowservice.v1.IPollActivityTaskQueueResponse;
+
+export interface WfTask {
+  key: string;
+  sid: number;
+  attempt: number;
+  queryId?: string;
+}
+export interface ActTask {
+  key: string;
+  sid: number;
+  attempt: number;
+}
+
+/** Task tokens are opaque to workers; ours are small JSON documents. */
+export interface TaskToken {
+  ns: string;
+  w: string;
+  r: string;
+  k: 'w' | 'a' | 'q';
+  s: number;
+  a: number;
+  q?: string;
+}
+
+export function encodeToken(t: TaskToken): Uint8Array {
+  return Buffer.from(JSON.stringify(t), 'utf8');
+}
+
+export function decodeToken(b: Uint8Array | null | undefined): TaskToken {
+  try {
+    const t = JSON.parse(Buffer.from(b ?? []).toString('utf8')) as TaskToken;
+    if (typeof t.r !== 'string' || typeof t.s !== 'number') throw new Error();
+    return t;
+  } catch {
+    throw invalid('Invalid task token');
+  }
+}
+
+export class Tx {
+  runs = new Set<Run>();
+  ns: LogRecord<RunState>[] = [];
+  after: (() => void)[] = [];
+}
+
+export interface StartParams {
+  workflowId: string;
+  type: string;
+  taskQueue: string;
+  input?: IPayloads | null;
+  header?: IHeader | null;
+  memo?: IMemo | null;
+  sa?: ISearchAttributes | null;
+  identity: string;
+  requestId: string;
+  execTimeoutMs?: number;
+  runTimeoutMs?: number;
+  wftTimeoutMs?: number;
+  retry?: IRetryPolicy | null;
+  startDelayMs?: number;
+  parent?: RunState['parent'];
+  continuedFrom?: string;
+  firstRunId?: string;
+  execDeadline?: number;
+  initiator?: number;
+  attempt?: number;
+  lastCompletionResult?: IPayloads | null;
+  continuedFailure?: IFailure | null;
+  signal?: { name: string; input?: IPayloads | null; header?: IHeader | null };
+}
+
+const DEFAULT_WFT_TIMEOUT = 10_000;
+export const HISTORY_LONG_POLL_MS = 20_000;
+
+export class Engine {
+  readonly runs = new Map<string, Run>();
+  /** Latest run per workflow id: `${ns}/${workflowId}`. */
+  readonly current = new Map<string, Run>();
+  readonly wfMatching = new Matching<WfTask, PollWftResponse>(60_000);
+  readonly actMatching = new Matching<ActTask, PollActResponse>(60_000);
+  readonly timers = new TimerHeap();
+  private closed = false;
+
+  constructor(
+    readonly store: Store<RunState>,
+    readonly namespaces: Namespaces,
+    readonly log: Logger,
+  ) {}
+
+  // ---------------------------------------------------------------- transactions
+
+  /** Persists a transaction, then runs its follow-ups (task dispatch, waiters). */
+  async commit(tx: Tx): Promise<void> {
+    const recs: LogRecord<RunState>[] = [...tx.ns];
+    const durable = this.store.durable;
+    for (const run of tx.runs) {
+      if (durable) {
+        const rec: RunRecord<RunState> = {
+          k: 'run',
+          ns: run.ns,
+          runId: run.s.runId,
+          s: run.s,
+          from: run.flushed + 1,
+          ev: run.events.slice(run.flushed).map(encodeEvent),
+        };
+        recs.push(rec);
+      }
+      const changed = run.flushed !== run.events.length;
+      run.flushed = run.events.length;
+      this.arm(run);
+      if (changed) tx.after.push(() => this.wakeHistory(run));
+    }
+    // The record is serialised synchronously inside append, so later mutations cannot leak in.
+    await this.store.append(recs);
+    for (const f of tx.after) {
+      try {
+        f();
+      } catch (e) {
+        this.log('error', 'post-commit step failed', { error: String(e) });
+      }
+    }
+  }
+
+  /** Runs a synchronous change and commits it; used by deadline callbacks and async steps. */
+  run(fn: (tx: Tx) => void): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const tx = new Tx();
+    try {
+      fn(tx);
+    } catch (e) {
+      this.log('error', 'engine step failed', { error: String((e as Error).stack ?? e) });
+    }
+    return this.commit(tx).catch((e) => this.log('error', 'commit failed', { error: String(e) }));
+  }
+
+  key(ns: string, runId: string): string {
+    return `${ns}/${runId}`;
+  }
+
+  // ---------------------------------------------------------------- history
+
+  /** Appends an event to the history (or buffers it while a workflow task is in flight). */
+  add(tx: Tx, run: Run, name: string, attrs: object): number {
+    const e = makeEvent(name, attrs);
+    return this.append(tx, run, e);
+  }
+
+  private append(tx: Tx, run: Run, e: IHistoryEvent): number {
+    e.eventId = L(run.s.next++);
+    this.fixStartedRef(run, e);
+    run.events.push(e);
+    run.s.historyBytes += 100;
+    tx.runs.add(run);
+    return num(e.eventId);
+  }
+
+  /**
+   * A task completion recorded as "Started + Completed" refers to the started event, whose id is
+   * only known when the pair enters the history (it may have been buffered): -1 means "find it".
+   */
+  private fixStartedRef(run: Run, e: IHistoryEvent): void {
+    const a = attrsOf(e);
+    if (num(a.startedEventId as number) !== -1) return;
+    const sid = num((a.scheduledEventId ?? a.initiatedEventId) as number);
+    for (let i = run.events.length - 1; i >= 0; i--) {
+      const p = run.events[i];
+      if (num(p.activityTaskStartedEventAttributes?.scheduledEventId) === sid && p.activityTaskStartedEventAttributes) {
+        a.startedEventId = num(p.eventId);
+        return;
+      }
+      if (p.childWorkflowExecutionStartedEventAttributes && num(p.childWorkflowExecutionStartedEventAttributes.initiatedEventId) === sid) {
+        a.startedEventId = num(p.eventId);
+        return;
+      }
+    }
+    a.startedEventId = 0;
+  }
+
+  /** Delivers an event to a running workflow and makes sure a workflow task will see it. */
+  notify(tx: Tx, run: Run, name: string, attrs: object): void {
+    if (!run.running) return;
+    if (run.inflight) {
+      run.s.buffered.push(encodeEvent(makeEvent(name, attrs)));
+      tx.runs.add(run);
+      return;
+    }
+    this.add(tx, run, name, attrs);
+    this.ensureWft(tx, run);
+  }
+
+  flushBuffered(tx: Tx, run: Run): boolean {
+    if (run.s.buffered.length === 0) return false;
+    const buf = run.s.buffered;
+    run.s.buffered = [];
+    for (const b of buf) {
+      const e = decodeEvent(b);
+      e.eventTime = ts(Date.now());
+      this.append(tx, run, e);
+    }
+    return true;
+  }
+
+  ensureWft(tx: Tx, run: Run, delayed = false): void {
+    if (!run.running || run.s.wft || run.inflight) return;
+    if (run.s.firstWftAt && run.s.firstWftAt > Date.now() && !delayed) return;
+    run.s.firstWftAt = undefined;
+    this.scheduleWft(tx, run, 1);
+  }
+
+  scheduleWft(tx: Tx, run: Run, attempt: number): void {
+    const sid = this.add(tx, run, 'WorkflowTaskScheduled', {
+      taskQueue: { name: run.s.taskQueue, kind: enums.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+      startToCloseTimeout: msDur(run.s.wftTimeoutMs),
+      attempt,
+    });
+    run.s.wft = { sid, attempt, at: Date.now() };
+    tx.after.push(() => this.enqueueWft(run));
+  }
+
+  enqueueWft(run: Run): void {
+    const w = run.s.wft;
+    if (!w || !run.running || run.inflight) return;
+    this.wfMatching.add(
+      this.queueKey(run.ns, run.s.taskQueue),
+      { key: this.key(run.ns, run.s.runId), sid: w.sid, attempt: w.attempt },
+    );
+  }
+
+  queueKey(ns: string, tq: string): string {
+    return `${ns}/${tq}`;
+  }
+
+  wakeHistory(run: Run): void {
+    const ws = run.historyWaiters;
+    run.historyWaiters = [];
+    for (const w of ws) w();
+  }
+
+  // ---------------------------------------------------------------- start
+
+  getRun(ns: string, workflowId: string | null | undefined, runId?: string | null): Run {
+    if (!workflowId) throw invalid('WorkflowId is not set on request.');
+    const run = runId ? this.runs.get(this.key(ns, runId)) : this.current.get(`${ns}/${workflowId}`);
+    if (!run || run.s.workflowId !== workflowId) {
+      throw notFound(`workflow execution not found for workflow ID "${workflowId}" and run ID "${runId ?? ''}"`);
+    }
+    return run;
+  }
+
+  currentRun(ns: string, workflowId: string): Run | undefined {
+    return this.current.get(`${ns}/${workflowId}`);
+  }
+
+  /** Applies id-reuse / id-conflict policies; returns the run to reuse, or undefined to start. */
+  checkStart(
+    tx: Tx,
+    ns: string,
+    workflowId: string,
+    requestId: string,
+    reusePolicy: number,
+    conflictPolicy: number,
+  ): { existing?: Run } {
+    const cur = this.currentRun(ns, workflowId);
+    if (!cur) return {};
+    if (requestId && cur.s.requestId === requestId) return { existing: cur };
+    const R = enums.WorkflowIdReusePolicy;
+    const C = enums.WorkflowIdConflictPolicy;
+    if (cur.running) {
+      if (conflictPolicy === C.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING) return { existing: cur };
+      if (
+        conflictPolicy === C.WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING ||
+        reusePolicy === R.WORKFLOW_ID_REUSE_POLICY_TERMINATE_IF_RUNNING
+      ) {
+        this.terminate(tx, cur, 'terminated by a start with the same workflow id', 'server');
+        return {};
+      }
+      throw this.alreadyStarted(cur, requestId);
+    }
+    if (reusePolicy === R.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE) throw this.alreadyStarted(cur, requestId);
+    if (reusePolicy === R.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY && cur.s.status === 'Completed') {
+      throw this.alreadyStarted(cur, requestId);
+    }
+    return {};
+  }
+
+  alreadyStarted(cur: Run, requestId: string): ServiceError {
+    const detail = api.errordetails.v1.WorkflowExecutionAlreadyStartedFailure.encode({
+      startRequestId: requestId,
+      runId: cur.s.runId,
+    }).finish();
+    return alreadyExists(`Workflow execution is already running. WorkflowId: ${cur.s.workflowId}, RunId: ${cur.s.runId}.`, {
+      typeName: 'temporal.api.errordetails.v1.WorkflowExecutionAlreadyStartedFailure',
+      value: detail,
+    });
+  }
+
+  startRun(tx: Tx, ns: string, p: StartParams): Run {
+    const now = Date.now();
+    const runId = randomUUID();
+    const execDeadline = p.execDeadline ?? (p.execTimeoutMs ? now + p.execTimeoutMs : undefined);
+    let runTimeoutMs = p.runTimeoutMs;
+    if (p.execTimeoutMs && (!runTimeoutMs || runTimeoutMs > p.execTimeoutMs)) runTimeoutMs = p.execTimeoutMs;
+    const s: RunState = {
+      workflowId: p.workflowId,
+      runId,
+      type: p.type,
+      taskQueue: p.taskQueue,
+      status: 'Running',
+      startTime: now,
+      executionTime: now + (p.startDelayMs ?? 0),
+      firstRunId: p.firstRunId ?? runId,
+      parent: p.parent,
+      requestId: p.requestId,
+      attempt: p.attempt ?? 1,
+      next: 1,
+      wftTimeoutMs: Math.min(p.wftTimeoutMs || DEFAULT_WFT_TIMEOUT, 120_000),
+      runTimeoutMs,
+      execTimeoutMs: p.execTimeoutMs,
+      runDeadline: runTimeoutMs ? now + runTimeoutMs : undefined,
+      execDeadline,
+      firstWftAt: p.startDelayMs ? now + p.startDelayMs : undefined,
+      retry: p.retry ? retrySpec(p.retry) : undefined,
+      lastStartedId: 0,
+      acts: {},
+      timers: {},
+      children: {},
+      cancelRequested: false,
+      buffered: [],
+      sa: encodeFields(p.sa?.indexedFields),
+      memo: encodeFields(p.memo?.fields),
+      historyBytes: 0,
+    };
+    const run = new Run(ns, s);
+    this.runs.set(this.key(ns, runId), run);
+    this.current.set(`${ns}/${p.workflowId}`, run);
+    this.add(tx, run, 'WorkflowExecutionStarted', {
+      workflowType: { name: p.type },
+      taskQueue: { name: p.taskQueue, kind: enums.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+      input: p.input,
+      header: p.header,
+      workflowExecutionTimeout: msDur(p.execTimeoutMs),
+      workflowRunTimeout: msDur(runTimeoutMs),
+      workflowTaskTimeout: msDur(s.wftTimeoutMs),
+      identity: p.identity,
+      originalExecutionRunId: runId,
+      firstExecutionRunId: s.firstRunId,
+      continuedExecutionRunId: p.continuedFrom,
+      initiator: p.initiator,
+      attempt: s.attempt,
+      memo: p.memo,
+      searchAttributes: p.sa,
+      retryPolicy: p.retry ? retryPolicyOf(s.retry!) : undefined,
+      workflowExecutionExpirationTime: execDeadline ? ts(execDeadline) : undefined,
+      firstWorkflowTaskBackoff: msDur(p.startDelayMs),
+      lastCompletionResult: p.lastCompletionResult,
+      continuedFailure: p.continuedFailure,
+      parentWorkflowNamespace: p.parent?.ns,
+      parentWorkflowNamespaceId: p.parent ? this.namespaces.get(p.parent.ns).id : undefined,
+      parentWorkflowExecution: p.parent ? { workflowId: p.parent.workflowId, runId: p.parent.runId } : undefined,
+      parentInitiatedEventId: p.parent?.iid,
+      workflowId: p.workflowId,
+    });
+    if (p.signal) {
+      this.add(tx, run, 'WorkflowExecutionSignaled', {
+        signalName: p.signal.name,
+        input: p.signal.input,
+        header: p.signal.header,
+        identity: p.identity,
+      });
+    }
+    this.ensureWft(tx, run);
+    return run;
+  }
+
+  // ---------------------------------------------------------------- closing
+
+  /** Closes a run with its final event and settles everything that depended on it. */
+  close(tx: Tx, run: Run, status: RunStatus, name: string, attrs: object): number {
+    const id = this.add(tx, run, name, attrs);
+    run.s.status = status;
+    run.s.closeTime = Date.now();
+    run.s.wft = undefined;
+    run.s.buffered = [];
+    run.inflight = undefined;
+    run.started.clear();
+    run.s.acts = {};
+    run.s.timers = {};
+    const children = Object.values(run.s.children);
+    run.s.children = {};
+    tx.after.push(() => {
+      this.applyParentClosePolicy(run, children);
+      this.notifyParent(run, status, name, attrs);
+      this.dispatchQueries(run);
+    });
+    return id;
+  }
+
+  terminate(tx: Tx, run: Run, reason: string, identity: string, details?: IPayloads | null): void {
+    this.close(tx, run, 'Terminated', 'WorkflowExecutionTerminated', { reason, details, identity });
+  }
+
+  private applyParentClosePolicy(run: Run, children: RunState['children'][string][]): void {
+    const P = enums.ParentClosePolicy;
+    for (const c of children) {
+      const child = this.currentRun(c.ns, c.workflowId);
+      if (!child || !child.running || child.s.parent?.runId !== run.s.runId) continue;
+      if (c.policy === P.PARENT_CLOSE_POLICY_ABANDON) continue;
+      void this.run((tx) => {
+        if (!child.running) return;
+        if (c.policy === P.PARENT_CLOSE_POLICY_REQUEST_CANCEL) this.requestCancel(tx, child, 'by parent close policy', 'server');
+        else this.terminate(tx, child, 'by parent close policy', 'server');
+      });
+    }
+  }
+
+  /** Reports a child's final state to its parent (unless it continued as new). */
+  private notifyParent(run: Run, status: RunStatus, _name: string, attrs: object): void {
+    const p = run.s.parent;
+    if (!p || status === 'ContinuedAsNew') return;
+    const parent = this.runs.get(this.key(p.ns, p.runId));
+    if (!parent || !parent.running) return;
+    const child = parent.s.children[p.iid];
+    if (!child) return;
+    const a = attrs as Record<string, unknown>;
+    const common = {
+      namespace: run.ns,
+      workflowExecution: { workflowId: run.s.workflowId, runId: run.s.runId },
+      workflowType: { name: run.s.type },
+      initiatedEventId: p.iid,
+      startedEventId: child.startedId ?? -1,
+    };
+    void this.run((tx) => {
+      if (!parent.running || !parent.s.children[p.iid]) return;
+      delete parent.s.children[p.iid];
+      switch (status) {
+        case 'Completed':
+          this.notify(tx, parent, 'ChildWorkflowExecutionCompleted', { ...common, result: a.result });
+          break;
+        case 'Failed':
+          this.notify(tx, parent, 'ChildWorkflowExecutionFailed', {
+            ...common,
+            failure: a.failure,
+            retryState: a.retryState,
+          });
+          break;
+        case 'Canceled':
+          this.notify(tx, parent, 'ChildWorkflowExecutionCanceled', { ...common, details: a.details });
+          break;
+        case 'TimedOut':
+          this.notify(tx, parent, 'ChildWorkflowExecutionTimedOut', { ...common, retryState: a.retryState });
+          break;
+        case 'Terminated':
+          this.notify(tx, parent, 'ChildWorkflowExecutionTerminated', common);
+          break;
+      }
+    });
+  }
+
+  requestCancel(tx: Tx, run: Run, reason: string, identity: string, external?: object): void {
+    if (!run.running) return;
+    if (run.s.cancelRequested) return;
+    run.s.cancelRequested = true;
+    this.notify(tx, run, 'WorkflowExecutionCancelRequested', {
+      cause: reason,
+      identity,
+      externalWorkflowExecution: external,
+    });
+  }
+
+  /** Retries a failed or timed-out run under its retry policy; returns the new run id. */
+  retryRun(tx: Tx, run: Run, failure: IFailure | null | undefined, timedOut: boolean): string | undefined {
+    const r = run.s.retry;
+    if (!r) return undefined;
+    if (r.maxAttempts > 0 && run.s.attempt >= r.maxAttempts) return undefined;
+    const type = failure?.applicationFailureInfo?.type ?? '';
+    if (!timedOut && (failure?.applicationFailureInfo?.nonRetryable || r.nonRetryable.includes(type))) return undefined;
+    const delay = backoff(r, run.s.attempt);
+    if (run.s.execDeadline && Date.now() + delay >= run.s.execDeadline) return undefined;
+    const started = run.events[0].workflowExecutionStartedEventAttributes!;
+    const next = this.startRun(tx, run.ns, {
+      workflowId: run.s.workflowId,
+      type: run.s.type,
+      taskQueue: run.s.taskQueue,
+      input: started.input,
+      header: started.header,
+      memo: started.memo,
+      sa: started.searchAttributes,
+      identity: 'server',
+      requestId: randomUUID(),
+      runTimeoutMs: run.s.runTimeoutMs,
+      execTimeoutMs: run.s.execTimeoutMs,
+      execDeadline: run.s.execDeadline,
+      wftTimeoutMs: run.s.wftTimeoutMs,
+      retry: started.retryPolicy,
+      startDelayMs: delay,
+      parent: run.s.parent,
+      continuedFrom: run.s.runId,
+      firstRunId: run.s.firstRunId,
+      initiator: enums.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_RETRY,
+      attempt: run.s.attempt + 1,
+      continuedFailure: failure,
+    });
+    return next.s.runId;
+  }
+
+  // ---------------------------------------------------------------- deadlines
+
+  /** Arms (or disarms) every deadline implied by the run's current state. */
+  arm(run: Run): void {
+    const want = new Map<string, number>();
+    const s = run.s;
+    if (run.running) {
+      if (s.runDeadline) want.set('run', s.runDeadline);
+      if (s.execDeadline) want.set('exec', s.execDeadline);
+      if (s.firstWftAt && !s.wft) want.set('firstwft', s.firstWftAt);
+      if (run.inflight) want.set('wft', run.inflight.at + s.wftTimeoutMs);
+      for (const t of Object.values(s.timers)) want.set('t:' + t.id, t.fireAt);
+      for (const a of Object.values(s.acts)) {
+        const st = run.started.get(a.sid);
+        if (a.retryAt) want.set('ar:' + a.sid, a.retryAt);
+        else if (!st && a.s2s) want.set('as2s:' + a.sid, a.attemptScheduledAt + a.s2s);
+        if (a.s2c) want.set('as2c:' + a.sid, a.scheduledAt + a.s2c);
+        if (st && a.stc) want.set('astc:' + a.sid, st.at + a.stc);
+        if (st && a.hb) want.set('ahb:' + a.sid, st.lastHb + a.hb);
+      }
+    }
+    for (const [k, d] of run.deadlines) {
+      if (want.get(k) !== d.at) {
+        d.handle.cancel();
+        run.deadlines.delete(k);
+      }
+    }
+    for (const [k, at] of want) {
+      if (run.deadlines.has(k)) continue;
+      const handle = this.timers.at(at, () => {
+        run.deadlines.delete(k);
+        this.onDeadline(run, k);
+      });
+      run.deadlines.set(k, { at, handle });
+    }
+  }
+
+  /** Set by the modules that own each kind of deadline. */
+  deadlineHandlers = new Map<string, (run: Run, arg: string) => void>();
+
+  private onDeadline(run: Run, key: string): void {
+    if (this.closed || !run.running) return;
+    const i = key.indexOf(':');
+    const kind = i < 0 ? key : key.slice(0, i);
+    const h = this.deadlineHandlers.get(kind);
+    if (h) h(run, i < 0 ? '' : key.slice(i + 1));
+  }
+
+  // ---------------------------------------------------------------- workflow tasks
+
+  /** Turns a queued workflow task into a poll response, or undefined if it is stale. */
+  dispatchWft(t: WfTask, identity: string): PollWftResponse | undefined {
+    const run = this.runs.get(t.key);
+    if (!run) return undefined;
+    if (t.queryId !== undefined) return this.dispatchLegacyQuery(run, t.queryId);
+    const w = run.s.wft;
+    if (!run.running || !w || w.sid !== t.sid || run.inflight) return undefined;
+    const now = Date.now();
+    const startedId = run.s.next;
+    const requestId = randomUUID();
+    run.inflight = { sid: w.sid, startedId, attempt: w.attempt, at: now, identity, requestId };
+    this.arm(run);
+    const started = makeEvent(
+      'WorkflowTaskStarted',
+      { scheduledEventId: w.sid, identity, requestId, historySizeBytes: run.s.historyBytes },
+      now,
+    );
+    started.eventId = L(startedId);
+    const queries: Record<string, object> = {};
+    for (const q of run.queries) {
+      if (q.dispatched) continue;
+      q.dispatched = true;
+      q.attachedTo = w.sid;
+      queries[q.id] = { queryType: q.queryType, queryArgs: q.args, header: q.header };
+    }
+    return {
+      taskToken: encodeToken({ ns: run.ns, w: run.s.workflowId, r: run.s.runId, k: 'w', s: w.sid, a: w.attempt }),
+      workflowExecution: { workflowId: run.s.workflowId, runId: run.s.runId },
+      workflowType: { name: run.s.type },
+      previousStartedEventId: L(run.s.lastStartedId),
+      startedEventId: L(startedId),
+      attempt: w.attempt,
+      history: { events: [...run.events, started] },
+      workflowExecutionTaskQueue: { name: run.s.taskQueue, kind: enums.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+      scheduledTime: ts(w.at),
+      startedTime: ts(now),
+      queries,
+    };
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  dispatchQueries(run: Run): void {
+    for (const q of run.queries) {
+      if (q.dispatched) continue;
+      if (run.inflight) return;
+      if (run.running && run.s.wft) return; // attached to that task when it is dispatched
+      q.dispatched = true;
+      this.wfMatching.add(
+        this.queueKey(run.ns, run.s.taskQueue),
+        { key: this.key(run.ns, run.s.runId), sid: 0, attempt: 0, queryId: q.id },
+      );
+    }
+  }
+
+  private dispatchLegacyQuery(run: Run, id: string): PollWftResponse | undefined {
+    const q = run.queries.find((x) => x.id === id);
+    if (!q) return undefined;
+    if (run.inflight || (run.running && run.s.wft)) {
+      q.dispatched = false; // picked up again when the workflow task settles
+      return undefined;
+    }
+    return {
+      taskToken: encodeToken({ ns: run.ns, w: run.s.workflowId, r: run.s.runId, k: 'q', s: 0, a: 0, q: id }),
+      workflowExecution: { workflowId: run.s.workflowId, runId: run.s.runId },
+      workflowType: { name: run.s.type },
+      previousStartedEventId: L(run.s.lastStartedId),
+      startedEventId: L(run.s.lastStartedId),
+      attempt: 1,
+      history: { events: run.events },
+      query: { queryType: q.queryType, queryArgs: q.args, header: q.header },
+      workflowExecutionTaskQueue: { name: run.s.taskQueue, kind: enums.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+      scheduledTime: ts(Date.now()),
+      startedTime: ts(Date.now()),
+    };
+  }
+
+  answerQuery(run: Run, id: string, r: { result?: IPayloads | null; error?: string }): boolean {
+    const i = run.queries.findIndex((x) => x.id === id);
+    if (i < 0) return false;
+    const q = run.queries[i];
+    run.queries.splice(i, 1);
+    q.resolve(r);
+    return true;
+  }
+
+  /** Queries attached to a workflow task that failed go out again. */
+  requeueQueries(run: Run, sid: number): void {
+    for (const q of run.queries) if (q.attachedTo === sid) q.dispatched = false;
+  }
+
+  addQuery(run: Run, q: Omit<PendingQuery, 'dispatched' | 'resolve' | 'id'>, timeoutMs: number) {
+    return new Promise<{ result?: IPayloads | null; error?: string }>((resolve, reject) => {
+      const id = randomUUID();
+      const timer = setTimeout(() => {
+        const i = run.queries.findIndex((x) => x.id === id);
+        if (i >= 0) run.queries.splice(i, 1);
+        reject(new ServiceError(grpcStatus.DEADLINE_EXCEEDED, 'query timed out: no worker answered'));
+      }, timeoutMs);
+      run.queries.push({
+        ...q,
+        id,
+        dispatched: false,
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+      });
+      this.dispatchQueries(run);
+    });
+  }
+
+  // ---------------------------------------------------------------- recovery & shutdown
+
+  /** Rebuilds in-memory indexes from loaded runs and dispatches outstanding work again. */
+  recover(loaded: { ns: string; state: RunState; events: string[] }[]): void {
+    const sorted = [...loaded].sort((a, b) => a.state.startTime - b.state.startTime);
+    for (const l of sorted) {
+      const run = new Run(l.ns, l.state);
+      run.events = l.events.map(decodeEvent);
+      run.flushed = run.events.length;
+      this.runs.set(this.key(l.ns, l.state.runId), run);
+      const curKey = `${l.ns}/${l.state.workflowId}`;
+      const cur = this.current.get(curKey);
+      if (!cur || cur.s.startTime <= l.state.startTime || !cur.running) {
+        if (!cur || cur.running === false || l.state.status === 'Running') this.current.set(curKey, run);
+      }
+    }
+    for (const run of this.runs.values()) {
+      if (!run.running) continue;
+      this.arm(run);
+      // A task that was in flight when the server stopped is simply handed out again.
+      if (run.s.buffered.length > 0 && !run.s.wft) {
+        void this.run((tx) => {
+          this.flushBuffered(tx, run);
+          this.ensureWft(tx, run);
+        });
+      }
+      this.enqueueWft(run);
+      for (const a of Object.values(run.s.acts)) {
+        if (a.retryAt && a.retryAt > Date.now()) continue;
+        this.enqueueActivity(run, a.sid, a.attempt);
+      }
+    }
+  }
+
+  enqueueActivity(run: Run, sid: number, attempt: number): void {
+    const a = run.s.acts[sid];
+    if (!a) return;
+    this.actMatching.add(
+      this.queueKey(run.ns, a.taskQueue),
+      { key: this.key(run.ns, run.s.runId), sid, attempt },
+    );
+  }
+
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    this.timers.stop();
+    this.wfMatching.drain();
+    this.actMatching.drain();
+    for (const run of this.runs.values()) {
+      this.wakeHistory(run);
+      for (const q of [...run.queries]) this.answerQuery(run, q.id, { error: 'server shutting down' });
+    }
+    await this.store.close();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+}
+
+// ---------------------------------------------------------------- helpers
+
+export function encodeFields(f: { [k: string]: import('../proto').IPayload } | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!f) return out;
+  for (const [k, v] of Object.entries(f)) {
+    out[k] = Buffer.from(api.common.v1.Payload.encode(v).finish()).toString('base64');
+  }
+  return out;
+}
+
+export function decodeFields(f: Record<string, string>): { [k: string]: import('../proto').IPayload } {
+  const out: { [k: string]: import('../proto').IPayload } = {};
+  for (const [k, v] of Object.entries(f)) out[k] = api.common.v1.Payload.decode(Buffer.from(v, 'base64'));
+  return out;
+}
+
+export function retrySpec(p: IRetryPolicy | null | undefined): RetrySpec {
+  const initialMs = durMs(p?.initialInterval) ?? 1000;
+  return {
+    initialMs,
+    coeff: p?.backoffCoefficient && p.backoffCoefficient >= 1 ? p.backoffCoefficient : 2,
+    maxIntervalMs: durMs(p?.maximumInterval) ?? initialMs * 100,
+    maxAttempts: p?.maximumAttempts ?? 0,
+    nonRetryable: p?.nonRetryableErrorTypes ?? [],
+  };
+}
+
+export function retryPolicyOf(r: RetrySpec): IRetryPolicy {
+  return {
+    initialInterval: msDur(r.initialMs),
+    backoffCoefficient: r.coeff,
+    maximumInterval: msDur(r.maxIntervalMs),
+    maximumAttempts: r.maxAttempts,
+    nonRetryableErrorTypes: r.nonRetryable,
+  };
+}
+
+export function backoff(r: RetrySpec, attempt: number): number {
+  return Math.min(r.initialMs * Math.pow(r.coeff, attempt - 1), r.maxIntervalMs);
+}

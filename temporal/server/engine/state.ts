@@ -1,0 +1,145 @@
+/**
+ * The state of one workflow run. `RunState` is the persisted part (plain JSON, written whole
+ * with every change); `Run` adds what only lives in memory: the decoded history and the tasks
+ * a worker currently holds. In-flight tasks are deliberately not persisted: after a restart
+ * they are simply dispatched again, which costs one disk write less per task.
+ */
+import type { IHistoryEvent } from '../proto';
+import type { TimerHandle } from '../tasks/timers';
+
+export type RunStatus = 'Running' | 'Completed' | 'Failed' | 'Canceled' | 'Terminated' | 'ContinuedAsNew' | 'TimedOut';
+
+export interface RetrySpec {
+  initialMs: number;
+  coeff: number;
+  maxIntervalMs: number;
+  /** 0 = unlimited */
+  maxAttempts: number;
+  nonRetryable: string[];
+}
+
+export interface ActivityState {
+  sid: number;
+  activityId: string;
+  type: string;
+  taskQueue: string;
+  attempt: number;
+  scheduledAt: number;
+  attemptScheduledAt: number;
+  /** Timeouts in ms; 0 = none. */
+  s2c: number;
+  s2s: number;
+  stc: number;
+  hb: number;
+  retry: RetrySpec;
+  /** Waiting for a retry backoff until this time. */
+  retryAt?: number;
+  cancelRequestedId?: number;
+  /** Base64 Failure of the last failed attempt. */
+  lastFailure?: string;
+  /** Base64 Payloads of the last heartbeat. */
+  details?: string;
+}
+
+export interface TimerState {
+  id: string;
+  sid: number;
+  fireAt: number;
+}
+
+export interface ChildState {
+  iid: number;
+  ns: string;
+  workflowId: string;
+  runId?: string;
+  type: string;
+  /** ParentClosePolicy enum value. */
+  policy: number;
+  startedId?: number;
+}
+
+export interface RunState {
+  workflowId: string;
+  runId: string;
+  type: string;
+  taskQueue: string;
+  status: RunStatus;
+  startTime: number;
+  closeTime?: number;
+  executionTime?: number;
+  firstRunId: string;
+  newRunId?: string;
+  parent?: { ns: string; workflowId: string; runId: string; iid: number };
+  requestId: string;
+  attempt: number;
+  next: number;
+  wftTimeoutMs: number;
+  runTimeoutMs?: number;
+  execTimeoutMs?: number;
+  runDeadline?: number;
+  execDeadline?: number;
+  /** Delayed first workflow task (start delay / cron / retry backoff). */
+  firstWftAt?: number;
+  retry?: RetrySpec;
+  /** The scheduled (not yet completed) workflow task. */
+  wft?: { sid: number; attempt: number; at: number };
+  lastStartedId: number;
+  acts: Record<string, ActivityState>;
+  timers: Record<string, TimerState>;
+  children: Record<string, ChildState>;
+  cancelRequested: boolean;
+  /** Base64 events that arrived while a workflow task was in flight. */
+  buffered: string[];
+  /** Search attributes and memo: name → base64 Payload. */
+  sa: Record<string, string>;
+  memo: Record<string, string>;
+  historyBytes: number;
+}
+
+export interface InflightWft {
+  sid: number;
+  startedId: number;
+  attempt: number;
+  at: number;
+  identity: string;
+  requestId: string;
+}
+
+export interface StartedActivity {
+  attempt: number;
+  at: number;
+  identity: string;
+  requestId: string;
+  lastHb: number;
+}
+
+export interface PendingQuery {
+  id: string;
+  queryType: string;
+  args?: import('../proto').IPayloads | null;
+  header?: import('../proto').IHeader | null;
+  resolve: (r: { result?: import('../proto').IPayloads | null; error?: string }) => void;
+  /** Set once handed to a worker (as a legacy query task or attached to a workflow task). */
+  dispatched: boolean;
+  /** The workflow task it rode on, so it can go out again if that task fails. */
+  attachedTo?: number;
+}
+
+export class Run {
+  events: IHistoryEvent[] = [];
+  /** Number of events already handed to the store. */
+  flushed = 0;
+  inflight?: InflightWft;
+  started = new Map<number, StartedActivity>();
+  deadlines = new Map<string, { at: number; handle: TimerHandle }>();
+  historyWaiters: (() => void)[] = [];
+  queries: PendingQuery[] = [];
+  constructor(
+    readonly ns: string,
+    public s: RunState,
+  ) {}
+
+  get running(): boolean {
+    return this.s.status === 'Running';
+  }
+}

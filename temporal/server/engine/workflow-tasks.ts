@@ -1,0 +1,190 @@
+/**
+ * Workflow task completion, failure and timeout, and the workflow-level deadlines. The
+ * commands of a completed task are applied by commands.ts.
+ */
+import { api, enums, IPayloads } from '../proto';
+import { Engine, Tx, decodeToken } from './engine';
+import { Run } from './state';
+import { applyCommands, validateCommands } from './commands';
+import { notFound } from '../grpc/errors';
+
+type CompleteReq = api.workflowservice.v1.IRespondWorkflowTaskCompletedRequest;
+type FailReq = api.workflowservice.v1.IRespondWorkflowTaskFailedRequest;
+
+/** Finds the run whose in-flight workflow task matches the token, or NOT_FOUND. */
+function inflightRun(engine: Engine, token: Uint8Array | null | undefined): Run {
+  const t = decodeToken(token);
+  const run = engine.runs.get(engine.key(t.ns, t.r));
+  if (!run || !run.running || !run.inflight || run.inflight.sid !== t.s || run.inflight.attempt !== t.a || t.k !== 'w') {
+    throw notFound('Workflow task not found.');
+  }
+  return run;
+}
+
+/** Writes the Started event of the in-flight task (its id was reserved at dispatch). */
+function writeStarted(engine: Engine, tx: Tx, run: Run): { sid: number; startedId: number; attempt: number } {
+  const f = run.inflight!;
+  run.inflight = undefined;
+  run.s.wft = undefined;
+  engine.add(tx, run, 'WorkflowTaskStarted', {
+    scheduledEventId: f.sid,
+    identity: f.identity,
+    requestId: f.requestId,
+    historySizeBytes: run.s.historyBytes,
+  });
+  return { sid: f.sid, startedId: f.startedId, attempt: f.attempt };
+}
+
+export async function completeWorkflowTask(engine: Engine, req: CompleteReq): Promise<void> {
+  const run = inflightRun(engine, req.taskToken);
+  const tx = new Tx();
+  const { sid, startedId } = writeStarted(engine, tx, run);
+  const commands = req.commands ?? [];
+  const closing = commands.some((c) => isClosing(c.commandType ?? 0));
+  const problem = validateCommands(commands);
+  if (problem) {
+    failTask(engine, tx, run, sid, startedId, problem.cause, problem.message, req.identity ?? '', 1);
+  } else if (closing && run.s.buffered.length > 0) {
+    // A workflow may not close over events it has not seen yet (e.g. a signal that arrived
+    // while it ran): rejected like Temporal does; the worker replays with the new events.
+    const cause = enums.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND;
+    failTask(engine, tx, run, sid, startedId, cause, 'unhandled new events', req.identity ?? '', 1);
+  } else {
+    const completedId = engine.add(tx, run, 'WorkflowTaskCompleted', {
+      scheduledEventId: sid,
+      startedEventId: startedId,
+      identity: req.identity,
+      binaryChecksum: req.binaryChecksum,
+      sdkMetadata: req.sdkMetadata,
+      meteringMetadata: req.meteringMetadata,
+      workerVersion: req.workerVersionStamp,
+    });
+    run.s.lastStartedId = startedId;
+    applyCommands(engine, tx, run, commands, completedId, req.identity ?? '');
+    if (run.running) {
+      const hadBuffered = engine.flushBuffered(tx, run);
+      if (hadBuffered || req.forceCreateNewWorkflowTask) engine.ensureWft(tx, run);
+    }
+  }
+  for (const [id, r] of Object.entries(req.queryResults ?? {})) {
+    const ok = r.resultType === enums.QueryResultType.QUERY_RESULT_TYPE_ANSWERED;
+    engine.answerQuery(run, id, ok ? { result: r.answer } : { error: r.errorMessage || 'query failed' });
+  }
+  engine.requeueQueries(run, sid);
+  tx.after.push(() => engine.dispatchQueries(run));
+  tx.runs.add(run);
+  await engine.commit(tx);
+}
+
+/**
+ * Records a failed (or timed-out) workflow task and schedules the next attempt. Buffered
+ * events enter the history first so the retry sees them.
+ */
+function failTask(
+  engine: Engine,
+  tx: Tx,
+  run: Run,
+  sid: number,
+  startedId: number,
+  cause: number,
+  message: string,
+  identity: string,
+  attempt: number,
+): void {
+  engine.add(tx, run, 'WorkflowTaskFailed', {
+    scheduledEventId: sid,
+    startedEventId: startedId,
+    cause,
+    failure: { message, applicationFailureInfo: { type: 'WorkflowTaskFailed' } },
+    identity,
+  });
+  engine.flushBuffered(tx, run);
+  engine.scheduleWft(tx, run, attempt);
+}
+
+export async function failWorkflowTask(engine: Engine, req: FailReq): Promise<void> {
+  const run = inflightRun(engine, req.taskToken);
+  const tx = new Tx();
+  const { sid, startedId, attempt } = writeStarted(engine, tx, run);
+  engine.add(tx, run, 'WorkflowTaskFailed', {
+    scheduledEventId: sid,
+    startedEventId: startedId,
+    cause: req.cause,
+    failure: req.failure,
+    identity: req.identity,
+    binaryChecksum: req.binaryChecksum,
+  });
+  engine.flushBuffered(tx, run);
+  engine.requeueQueries(run, sid);
+  // Retrying at once would spin on a deterministic bug; back off a little per attempt.
+  const delay = Math.min(attempt * 1000, 10_000);
+  tx.runs.add(run);
+  await engine.commit(tx);
+  engine.timers.at(Date.now() + delay, () => {
+    void engine.run((tx2) => {
+      if (run.running && !run.s.wft && !run.inflight) engine.scheduleWft(tx2, run, attempt + 1);
+      engine.dispatchQueries(run);
+    });
+  });
+}
+
+function isClosing(t: number): boolean {
+  const C = enums.CommandType;
+  return (
+    t === C.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION ||
+    t === C.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION ||
+    t === C.COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION ||
+    t === C.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION
+  );
+}
+
+/** Registers the deadline handlers for workflow tasks, timers and workflow timeouts. */
+export function registerWorkflowDeadlines(engine: Engine): void {
+  engine.deadlineHandlers.set('wft', (run) => {
+    if (!run.inflight || run.inflight.at + run.s.wftTimeoutMs > Date.now()) return;
+    void engine.run((tx) => {
+      const { sid, startedId, attempt } = writeStarted(engine, tx, run);
+      engine.add(tx, run, 'WorkflowTaskTimedOut', {
+        scheduledEventId: sid,
+        startedEventId: startedId,
+        timeoutType: enums.TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE,
+      });
+      engine.flushBuffered(tx, run);
+      engine.requeueQueries(run, sid);
+      engine.scheduleWft(tx, run, attempt + 1);
+    });
+  });
+  engine.deadlineHandlers.set('firstwft', (run) => {
+    void engine.run((tx) => {
+      run.s.firstWftAt = undefined;
+      engine.ensureWft(tx, run, true);
+    });
+  });
+  engine.deadlineHandlers.set('t', (run, id) => {
+    const t = run.s.timers[id];
+    if (!t || t.fireAt > Date.now()) return;
+    void engine.run((tx) => {
+      if (!run.s.timers[id]) return;
+      delete run.s.timers[id];
+      engine.notify(tx, run, 'TimerFired', { timerId: id, startedEventId: t.sid });
+    });
+  });
+  const timeout = (run: Run): void => {
+    void engine.run((tx) => {
+      if (!run.running) return;
+      const newRunId = engine.retryRun(tx, run, undefined, true);
+      engine.close(tx, run, 'TimedOut', 'WorkflowExecutionTimedOut', {
+        retryState: newRunId ? enums.RetryState.RETRY_STATE_IN_PROGRESS : enums.RetryState.RETRY_STATE_TIMEOUT,
+        newExecutionRunId: newRunId,
+      });
+    });
+  };
+  engine.deadlineHandlers.set('run', (run) => {
+    if (run.s.runDeadline && run.s.runDeadline <= Date.now()) timeout(run);
+  });
+  engine.deadlineHandlers.set('exec', (run) => {
+    if (run.s.execDeadline && run.s.execDeadline <= Date.now()) timeout(run);
+  });
+}
+
+export type { IPayloads };

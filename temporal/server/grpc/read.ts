@@ -1,0 +1,224 @@
+/** Read-side calls: describe, history (paged, long-polled, reversed) and visibility. */
+import { def, Handler, CallContext } from './service';
+import { api, enums, IHistoryEvent, L, msDur, ts, ws } from '../proto';
+import { Engine, HISTORY_LONG_POLL_MS, decodeFields, retryPolicyOf } from '../engine/engine';
+import { Run } from '../engine/state';
+import { CLOSE_EVENTS } from '../history/events';
+import { invalid } from './errors';
+import { statusEnum } from './workflows';
+import { compileVisibilityQuery, VisibilityQueryError } from '../visibility/query';
+import type { SearchAttributeType, VisibilityRecord } from '../visibility/types';
+
+const PAGE = 1000;
+
+function pageToken(n: number): Uint8Array {
+  return Buffer.from(String(n), 'utf8');
+}
+
+function readToken(b: Uint8Array | null | undefined): number | undefined {
+  if (!b || b.length === 0) return undefined;
+  const n = Number(Buffer.from(b).toString('utf8'));
+  if (!Number.isInteger(n) || n < 0) throw invalid('Invalid NextPageToken');
+  return n;
+}
+
+/** Waits until the run changes, the poll times out or the caller goes away. */
+function waitForChange(run: Run, ctx: CallContext): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, Math.min(HISTORY_LONG_POLL_MS, Math.max(0, ctx.remainingMs() - 500)));
+    function done(): void {
+      clearTimeout(timer);
+      const i = run.historyWaiters.indexOf(done);
+      if (i >= 0) run.historyWaiters.splice(i, 1);
+      resolve();
+    }
+    run.historyWaiters.push(done);
+    ctx.onCancel(done);
+  });
+}
+
+export function visibilityRecord(run: Run): VisibilityRecord {
+  return {
+    workflowId: run.s.workflowId,
+    runId: run.s.runId,
+    workflowType: run.s.type,
+    status: run.s.status,
+    startTime: new Date(run.s.startTime),
+    closeTime: run.s.closeTime ? new Date(run.s.closeTime) : undefined,
+    executionTime: run.s.executionTime ? new Date(run.s.executionTime) : undefined,
+    taskQueue: run.s.taskQueue,
+    searchAttributes: decodeSearchAttributes(run),
+  };
+}
+
+/** Search attribute payloads are JSON (the SDK's default converter); undecodable ones are skipped. */
+function decodeSearchAttributes(run: Run): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, p] of Object.entries(decodeFields(run.s.sa))) {
+    try {
+      out[k] = JSON.parse(Buffer.from(p.data ?? []).toString('utf8'));
+    } catch {
+      /* not JSON: not searchable */
+    }
+  }
+  return out;
+}
+
+/** Custom attribute types as declared by the SDK in each payload's `type` metadata. */
+function customTypes(engine: Engine, ns: string): Record<string, SearchAttributeType> {
+  const out: Record<string, SearchAttributeType> = {};
+  for (const run of engine.runs.values()) {
+    if (run.ns !== ns) continue;
+    for (const [k, p] of Object.entries(decodeFields(run.s.sa))) {
+      const t = p.metadata?.type ? Buffer.from(p.metadata.type).toString('utf8') : undefined;
+      if (t) out[k] = t as SearchAttributeType;
+    }
+  }
+  return out;
+}
+
+function executionInfo(engine: Engine, run: Run): api.workflow.v1.IWorkflowExecutionInfo {
+  const s = run.s;
+  return {
+    execution: { workflowId: s.workflowId, runId: s.runId },
+    type: { name: s.type },
+    startTime: ts(s.startTime),
+    closeTime: s.closeTime ? ts(s.closeTime) : undefined,
+    executionTime: s.executionTime ? ts(s.executionTime) : undefined,
+    status: statusEnum(s.status),
+    historyLength: L(run.events.length),
+    historySizeBytes: L(s.historyBytes),
+    taskQueue: s.taskQueue,
+    memo: { fields: decodeFields(s.memo) },
+    searchAttributes: { indexedFields: decodeFields(s.sa) },
+    parentNamespaceId: s.parent ? engine.namespaces.get(s.parent.ns).id : undefined,
+    parentExecution: s.parent ? { workflowId: s.parent.workflowId, runId: s.parent.runId } : undefined,
+    firstRunId: s.firstRunId,
+    stateTransitionCount: L(s.next),
+  };
+}
+
+export function readHandlers(engine: Engine): Record<string, Handler> {
+  const nsName = (n: string | null | undefined): string => engine.namespaces.get(n).name;
+
+  const list = (ns: string, query: string): VisibilityRecord[] => {
+    let q;
+    try {
+      q = compileVisibilityQuery(query ?? '', { customSearchAttributes: customTypes(engine, ns) });
+    } catch (e) {
+      if (e instanceof VisibilityQueryError) throw invalid(`invalid query: ${e.message}`);
+      throw e;
+    }
+    const out: VisibilityRecord[] = [];
+    for (const run of engine.runs.values()) {
+      if (run.ns !== ns) continue;
+      const rec = visibilityRecord(run);
+      if (q.matches(rec)) out.push(rec);
+    }
+    // Temporal's default order: newest first.
+    out.sort(q.compare ?? ((a, b) => b.startTime.getTime() - a.startTime.getTime()));
+    return out;
+  };
+
+  return {
+    DescribeWorkflowExecution: def<ws.IDescribeWorkflowExecutionRequest>(async (r) => {
+      const run = engine.getRun(nsName(r.namespace), r.execution?.workflowId, r.execution?.runId);
+      const s = run.s;
+      return {
+        executionConfig: {
+          taskQueue: { name: s.taskQueue, kind: enums.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+          workflowExecutionTimeout: msDur(s.execTimeoutMs),
+          workflowRunTimeout: msDur(s.runTimeoutMs),
+          defaultWorkflowTaskTimeout: msDur(s.wftTimeoutMs),
+        },
+        workflowExecutionInfo: executionInfo(engine, run),
+        pendingActivities: Object.values(s.acts).map((a) => {
+          const st = run.started.get(a.sid);
+          const PA = enums.PendingActivityState;
+          return {
+            activityId: a.activityId,
+            activityType: { name: a.type },
+            state: a.cancelRequestedId
+              ? PA.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED
+              : st
+                ? PA.PENDING_ACTIVITY_STATE_STARTED
+                : PA.PENDING_ACTIVITY_STATE_SCHEDULED,
+            heartbeatDetails: a.details ? api.common.v1.Payloads.decode(Buffer.from(a.details, 'base64')) : undefined,
+            lastHeartbeatTime: st ? ts(st.lastHb) : undefined,
+            lastStartedTime: st ? ts(st.at) : undefined,
+            attempt: a.attempt,
+            maximumAttempts: a.retry.maxAttempts,
+            scheduledTime: ts(a.attemptScheduledAt),
+            expirationTime: a.s2c ? ts(a.scheduledAt + a.s2c) : undefined,
+            lastFailure: a.lastFailure ? api.failure.v1.Failure.decode(Buffer.from(a.lastFailure, 'base64')) : undefined,
+            lastWorkerIdentity: st?.identity,
+            retryPolicy: retryPolicyOf(a.retry),
+          };
+        }),
+        pendingChildren: Object.values(s.children).map((c) => ({
+          workflowId: c.workflowId,
+          runId: c.runId,
+          workflowTypeName: c.type,
+          initiatedId: L(c.iid),
+          parentClosePolicy: c.policy,
+        })),
+        pendingWorkflowTask: s.wft
+          ? {
+              state: run.inflight
+                ? enums.PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_STARTED
+                : enums.PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_SCHEDULED,
+              scheduledTime: ts(s.wft.at),
+              attempt: s.wft.attempt,
+            }
+          : undefined,
+      };
+    }),
+
+    GetWorkflowExecutionHistory: def<ws.IGetWorkflowExecutionHistoryRequest>(async (r, ctx) => {
+      const run = engine.getRun(nsName(r.namespace), r.execution?.workflowId, r.execution?.runId);
+      const closeOnly = r.historyEventFilterType === enums.HistoryEventFilterType.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT;
+      if (closeOnly) {
+        if (run.running && r.waitNewEvent) await waitForChange(run, ctx);
+        if (run.running) return { history: { events: [] }, nextPageToken: r.waitNewEvent ? pageToken(0) : undefined };
+        const last = run.events[run.events.length - 1];
+        return { history: { events: last && CLOSE_EVENTS.has(last.eventType ?? 0) ? [last] : [] } };
+      }
+      let from = readToken(r.nextPageToken) ?? 0;
+      if (from > run.events.length) from = run.events.length;
+      if (r.waitNewEvent && run.running && from >= run.events.length) {
+        await waitForChange(run, ctx);
+      }
+      const size = r.maximumPageSize && r.maximumPageSize > 0 ? Math.min(r.maximumPageSize, PAGE) : PAGE;
+      const events: IHistoryEvent[] = run.events.slice(from, from + size);
+      const next = from + events.length;
+      const more = next < run.events.length || (r.waitNewEvent === true && run.running);
+      return { history: { events }, nextPageToken: more ? pageToken(next) : undefined };
+    }),
+
+    GetWorkflowExecutionHistoryReverse: def<ws.IGetWorkflowExecutionHistoryReverseRequest>(async (r) => {
+      const run = engine.getRun(nsName(r.namespace), r.execution?.workflowId, r.execution?.runId);
+      const end = readToken(r.nextPageToken) ?? run.events.length;
+      const size = r.maximumPageSize && r.maximumPageSize > 0 ? Math.min(r.maximumPageSize, PAGE) : PAGE;
+      const start = Math.max(0, Math.min(end, run.events.length) - size);
+      const events = run.events.slice(start, Math.min(end, run.events.length)).reverse();
+      return { history: { events }, nextPageToken: start > 0 ? pageToken(start) : undefined };
+    }),
+
+    ListWorkflowExecutions: def<ws.IListWorkflowExecutionsRequest>(async (r) => {
+      const ns = nsName(r.namespace);
+      const all = list(ns, r.query ?? '');
+      const from = readToken(r.nextPageToken) ?? 0;
+      const size = r.pageSize && r.pageSize > 0 ? r.pageSize : PAGE;
+      const page = all.slice(from, from + size);
+      return {
+        executions: page.map((rec) => executionInfo(engine, engine.runs.get(engine.key(ns, rec.runId))!)),
+        nextPageToken: from + size < all.length ? pageToken(from + size) : undefined,
+      };
+    }),
+
+    CountWorkflowExecutions: def<ws.ICountWorkflowExecutionsRequest>(async (r) => {
+      const ns = nsName(r.namespace);
+      return { count: L(list(ns, r.query ?? '').length) };
+    }),
+  };
+}

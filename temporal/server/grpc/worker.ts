@@ -1,0 +1,118 @@
+/** Worker-facing calls: long polls, task completions, heartbeats. */
+import { def, Handler } from './service';
+import { ws } from '../proto';
+import { Engine, Tx, decodeToken } from '../engine/engine';
+import { completeWorkflowTask, failWorkflowTask } from '../engine/workflow-tasks';
+import {
+  dispatchActivity,
+  findActivity,
+  completeActivity,
+  failActivity,
+  canceledActivity,
+  recordHeartbeat,
+} from '../engine/activities';
+import { invalid, notFound } from './errors';
+import type { ActivityState, Run } from '../engine/state';
+
+export function workerHandlers(engine: Engine): Record<string, Handler> {
+  const nsName = (n: string | null | undefined): string => engine.namespaces.get(n).name;
+
+  const byToken = (token: Uint8Array | null | undefined): { run: Run; act: ActivityState } => findActivity(engine, decodeToken(token));
+  const byId = (r: { namespace?: string | null; workflowId?: string | null; runId?: string | null; activityId?: string | null }) => {
+    if (!r.workflowId || !r.activityId) throw invalid('WorkflowId and ActivityId are required.');
+    return findActivity(engine, { ns: nsName(r.namespace), workflowId: r.workflowId, runId: r.runId || undefined, activityId: r.activityId });
+  };
+  const settle = async (fn: (tx: Tx) => void): Promise<object> => {
+    const tx = new Tx();
+    fn(tx);
+    await engine.commit(tx);
+    return {};
+  };
+
+  return {
+    PollWorkflowTaskQueue: def<ws.IPollWorkflowTaskQueueRequest>(async (r, ctx) => {
+      const ns = nsName(r.namespace);
+      if (!r.taskQueue?.name) throw invalid('TaskQueue is not set on request.');
+      const identity = r.identity ?? '';
+      const res = await engine.wfMatching.poll(engine.queueKey(ns, r.taskQueue.name), (t) => engine.dispatchWft(t, identity), ctx.onCancel);
+      return res ?? {};
+    }),
+
+    RespondWorkflowTaskCompleted: def<ws.IRespondWorkflowTaskCompletedRequest>(async (r) => {
+      await completeWorkflowTask(engine, r);
+      return {};
+    }),
+
+    RespondWorkflowTaskFailed: def<ws.IRespondWorkflowTaskFailedRequest>(async (r) => {
+      await failWorkflowTask(engine, r);
+      return {};
+    }),
+
+    RespondQueryTaskCompleted: def<ws.IRespondQueryTaskCompletedRequest>(async (r) => {
+      const t = decodeToken(r.taskToken);
+      const run = engine.runs.get(engine.key(t.ns, t.r));
+      if (t.k !== 'q' || !run || !t.q) throw notFound('query not found');
+      const ok = r.completedType === 1; // QUERY_RESULT_TYPE_ANSWERED
+      const answered = engine.answerQuery(
+        run,
+        t.q,
+        ok ? { result: r.queryResult } : { error: r.errorMessage || r.failure?.message || 'query failed' },
+      );
+      if (!answered) throw notFound('query not found (it may have timed out)');
+      return {};
+    }),
+
+    PollActivityTaskQueue: def<ws.IPollActivityTaskQueueRequest>(async (r, ctx) => {
+      const ns = nsName(r.namespace);
+      if (!r.taskQueue?.name) throw invalid('TaskQueue is not set on request.');
+      const identity = r.identity ?? '';
+      const res = await engine.actMatching.poll(engine.queueKey(ns, r.taskQueue.name), (t) => dispatchActivity(engine, t, identity), ctx.onCancel);
+      return res ?? {};
+    }),
+
+    RecordActivityTaskHeartbeat: def<ws.IRecordActivityTaskHeartbeatRequest>(async (r) => {
+      const { run, act } = byToken(r.taskToken);
+      return { cancelRequested: recordHeartbeat(engine, run, act, r.details) };
+    }),
+
+    RecordActivityTaskHeartbeatById: def<ws.IRecordActivityTaskHeartbeatByIdRequest>(async (r) => {
+      const { run, act } = byId(r);
+      return { cancelRequested: recordHeartbeat(engine, run, act, r.details) };
+    }),
+
+    RespondActivityTaskCompleted: def<ws.IRespondActivityTaskCompletedRequest>(async (r) => {
+      const { run, act } = byToken(r.taskToken);
+      return settle((tx) => completeActivity(engine, tx, run, act, r.result, r.identity ?? ''));
+    }),
+
+    RespondActivityTaskCompletedById: def<ws.IRespondActivityTaskCompletedByIdRequest>(async (r) => {
+      const { run, act } = byId(r);
+      return settle((tx) => completeActivity(engine, tx, run, act, r.result, r.identity ?? ''));
+    }),
+
+    RespondActivityTaskFailed: def<ws.IRespondActivityTaskFailedRequest>(async (r) => {
+      const { run, act } = byToken(r.taskToken);
+      if (r.lastHeartbeatDetails) recordHeartbeat(engine, run, act, r.lastHeartbeatDetails);
+      await settle((tx) => failActivity(engine, tx, run, act, r.failure ?? { message: 'activity failed' }, r.identity ?? ''));
+      return { failures: [] };
+    }),
+
+    RespondActivityTaskFailedById: def<ws.IRespondActivityTaskFailedByIdRequest>(async (r) => {
+      const { run, act } = byId(r);
+      await settle((tx) => failActivity(engine, tx, run, act, r.failure ?? { message: 'activity failed' }, r.identity ?? ''));
+      return { failures: [] };
+    }),
+
+    RespondActivityTaskCanceled: def<ws.IRespondActivityTaskCanceledRequest>(async (r) => {
+      const { run, act } = byToken(r.taskToken);
+      return settle((tx) => canceledActivity(engine, tx, run, act, r.details, r.identity ?? ''));
+    }),
+
+    RespondActivityTaskCanceledById: def<ws.IRespondActivityTaskCanceledByIdRequest>(async (r) => {
+      const { run, act } = byId(r);
+      return settle((tx) => canceledActivity(engine, tx, run, act, r.details, r.identity ?? ''));
+    }),
+
+    ShutdownWorker: def(async () => ({})),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The embedded Temporal server: Temporal's gRPC WorkflowService on one port, so the unmodified
+ * SDK client and worker run against it as against a Temporal cluster. With `dataDir` every
+ * accepted change is fsynced before it is acknowledged; without it, state lives in memory.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { Store } from './store/log';
+import { Namespaces } from './namespaces';
+import { Engine, Logger, Tx } from './engine/engine';
+import type { RunState } from './engine/state';
+import { registerWorkflowDeadlines } from './engine/workflow-tasks';
+import { registerActivityDeadlines } from './engine/activities';
+import { addWorkflowService } from './grpc/service';
+import { workflowHandlers } from './grpc/workflows';
+import { workerHandlers } from './grpc/worker';
+import { readHandlers } from './grpc/read';
+import { snapshotRecords } from './store/snapshot';
+
+export interface TemporalServerOptions {
+  host?: string;
+  /** 0 = random free port. */
+  port?: number;
+  dataDir?: string;
+  logger?: (level: string, msg: string, fields?: object) => void;
+}
+
+export interface TemporalServer {
+  /** 'host:port' */
+  address: string;
+  close(): Promise<void>;
+}
+
+export async function startTemporalServer(opts: TemporalServerOptions = {}): Promise<TemporalServer> {
+  const log: Logger = opts.logger ?? (() => undefined);
+  const host = opts.host ?? '127.0.0.1';
+  let engine: Engine | undefined;
+  const { store, loaded } = Store.open<RunState>(opts.dataDir, () => snapshotRecords(engine!));
+  const namespaces = new Namespaces(loaded.namespaces);
+  engine = new Engine(store, namespaces, log);
+  registerWorkflowDeadlines(engine);
+  registerActivityDeadlines(engine);
+  const def = namespaces.ensureDefault();
+  if (def) {
+    const tx = new Tx();
+    tx.ns.push(def);
+    await engine.commit(tx);
+  }
+  engine.recover(loaded.runs);
+
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': 128 * 1024 * 1024,
+    'grpc.max_send_message_length': 128 * 1024 * 1024,
+  });
+  addWorkflowService(server, { ...workflowHandlers(engine), ...workerHandlers(engine), ...readHandlers(engine) }, log);
+  let port: number;
+  try {
+    port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync(`${host}:${opts.port ?? 7233}`, grpc.ServerCredentials.createInsecure(), (err, p) =>
+        err ? reject(err) : resolve(p),
+      ),
+    );
+  } catch (e) {
+    await engine.shutdown();
+    throw e;
+  }
+  const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  log('info', 'temporal server listening', { address, dataDir: opts.dataDir ?? null, runs: loaded.runs.length });
+  let closing: Promise<void> | undefined;
+  const e = engine;
+  return {
+    address,
+    close: () =>
+      (closing ??= (async () => {
+        // Answer the long polls first so workers see an empty poll rather than a hang.
+        const shut = e.shutdown();
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(() => {
+            server.forceShutdown();
+            resolve();
+          }, 2000);
+          server.tryShutdown(() => {
+            clearTimeout(t);
+            resolve();
+          });
+        });
+        await shut;
+        log('info', 'temporal server stopped', { address });
+      })()),
+  };
+}
