@@ -1,0 +1,44 @@
+/** Namespaces, system info, start/complete, activities, timers, signals, queries. */
+import { Env, setup, wid } from './helpers';
+import * as wf from './workflows';
+
+let env: Env;
+beforeAll(async () => {
+  env = await setup();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+test('system info and default namespace', async () => {
+  const info = await env.client.workflowService.getSystemInfo({});
+  expect(info.serverVersion).toBeTruthy();
+  const ns = await env.client.workflowService.describeNamespace({ namespace: 'default' });
+  expect(ns.namespaceInfo?.name).toBe('default');
+});
+
+test('workflow without activities completes', async () => {
+  const r = await env.client.workflow.execute(wf.hello, { taskQueue: env.taskQueue, workflowId: wid('hello'), args: ['world'] });
+  expect(r).toBe('hello world');
+});
+
+test('one activity', async () => {
+  const r = await env.client.workflow.execute(wf.oneActivity, { taskQueue: env.taskQueue, workflowId: wid('act'), args: ['bob'] });
+  expect(r).toBe('hi bob');
+});
+
+test('timer fires', async () => {
+  const r = await env.client.workflow.execute(wf.sleeper, { taskQueue: env.taskQueue, workflowId: wid('sleep'), args: [300] });
+  expect(r).toBeGreaterThanOrEqual(300);
+});
+
+test('signals and queries', async () => {
+  const h = await env.client.workflow.start(wf.accumulator, { taskQueue: env.taskQueue, workflowId: wid('acc') });
+  await h.signal(wf.addSignal, 2);
+  await h.signal(wf.addSignal, 3);
+  expect(await h.query(wf.totalQuery)).toBe(5);
+  await h.signal(wf.finishSignal);
+  expect(await h.result()).toBe(5);
+  // Queries still work on a closed workflow.
+  expect(await h.query(wf.totalQuery)).toBe(5);
+});

@@ -1,0 +1,124 @@
+/**
+ * Test harness: one server (embedded, or the real one at TEMPORAL_ADDRESS), one workflow bundle
+ * and one worker per test file. Restart steps only happen against the embedded server.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { randomUUID } from 'crypto';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, NativeConnection, Runtime, Worker, DefaultLogger } from '@temporalio/worker';
+import { startTemporalServer } from '../index';
+import * as activities from './activities';
+
+type Bundle = Awaited<ReturnType<typeof bundleWorkflowCode>>;
+
+let runtimeInstalled = false;
+function quietRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger(process.env.TEMPORAL_TEST_LOG ? 'INFO' : 'ERROR') });
+  } catch {
+    /* already installed by another file in this worker process */
+  }
+}
+
+let bundlePromise: Promise<Bundle> | undefined;
+export function workflowBundle(): Promise<Bundle> {
+  bundlePromise ??= bundleWorkflowCode({
+    workflowsPath: require.resolve('./workflows'),
+    logger: { trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: console.error } as never,
+  });
+  return bundlePromise;
+}
+
+export const external = process.env.TEMPORAL_ADDRESS;
+
+export interface Env {
+  address: string;
+  client: Client;
+  taskQueue: string;
+  /** True when the tests run against the embedded server (restart steps are possible). */
+  embedded: boolean;
+  dataDir?: string;
+  /** Stops the embedded server and starts a new one on the same data dir and port. */
+  restart(): Promise<void>;
+  /** Starts a second worker on the task queue (e.g. after the first was stopped). */
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function setup(opts: { durable?: boolean; startWorker?: boolean } = {}): Promise<Env> {
+  quietRuntime();
+  const dataDir = opts.durable && !external ? fs.mkdtempSync(path.join(os.tmpdir(), 'tserver-')) : undefined;
+  let server = external ? undefined : await startTemporalServer({ port: 0, dataDir, logger: testLogger });
+  const address = external ?? server!.address;
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection, namespace: 'default' });
+  const taskQueue = `tq-${randomUUID()}`;
+  const bundle = await workflowBundle();
+  let worker: Worker | undefined;
+  let running: Promise<void> | undefined;
+  let nativeConn: NativeConnection | undefined;
+
+  const env: Env = {
+    address,
+    client,
+    taskQueue,
+    embedded: !external,
+    dataDir,
+    async restart() {
+      if (!server) return;
+      const port = Number(address.split(':').pop());
+      await server.close();
+      server = await startTemporalServer({ port, dataDir, logger: testLogger });
+    },
+    async startWorker() {
+      nativeConn ??= await NativeConnection.connect({ address });
+      worker = await Worker.create({
+        connection: nativeConn,
+        namespace: 'default',
+        taskQueue,
+        workflowBundle: bundle,
+        activities,
+        shutdownGraceTime: '1s',
+      });
+      running = worker.run();
+    },
+    async stopWorker() {
+      if (worker && worker.getState() === 'RUNNING') worker.shutdown();
+      await running?.catch(() => undefined);
+      worker = undefined;
+      running = undefined;
+    },
+    async close() {
+      await env.stopWorker();
+      await nativeConn?.close().catch(() => undefined);
+      await connection.close();
+      await server?.close();
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  if (opts.startWorker !== false) await env.startWorker();
+  return env;
+}
+
+function testLogger(level: string, msg: string, fields?: object): void {
+  if (level === 'error' || process.env.TEMPORAL_TEST_LOG) console.log(`[server ${level}] ${msg} ${JSON.stringify(fields ?? {})}`);
+}
+
+export function wid(prefix: string): string {
+  return `${prefix}-${randomUUID()}`;
+}
+
+export async function waitFor<T>(fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== null && v !== false) return v;
+    if (Date.now() > end) throw new Error('waitFor timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

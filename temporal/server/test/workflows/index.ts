@@ -1,0 +1,234 @@
+/** Workflows used by the conformance suite (bundled once per test file by the SDK). */
+import {
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+  defineSignal,
+  defineQuery,
+  setHandler,
+  condition,
+  continueAsNew,
+  workflowInfo,
+  executeChild,
+  startChild,
+  ParentClosePolicy,
+  CancellationScope,
+  isCancellation,
+  patched,
+  upsertSearchAttributes,
+  upsertMemo,
+  getExternalWorkflowHandle,
+  ApplicationFailure,
+  ActivityFailure,
+  ChildWorkflowFailure,
+  uuid4,
+} from '@temporalio/workflow';
+import type * as activities from '../activities';
+
+const acts = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { initialInterval: '50ms', maximumAttempts: 3 } });
+
+export const addSignal = defineSignal<[number]>('add');
+export const finishSignal = defineSignal('finish');
+export const totalQuery = defineQuery<number>('total');
+export const failingQuery = defineQuery<number>('failing');
+
+export async function hello(name: string): Promise<string> {
+  return `hello ${name}`;
+}
+
+export async function oneActivity(name: string): Promise<string> {
+  return await acts.greet(name);
+}
+
+export async function sleeper(ms: number): Promise<number> {
+  const start = Date.now();
+  await sleep(ms);
+  return Date.now() - start;
+}
+
+/** Sums `add` signals until `finish`; `total` query reads the running sum. */
+export async function accumulator(): Promise<number> {
+  let total = 0;
+  let done = false;
+  setHandler(addSignal, (n: number) => void (total += n));
+  setHandler(finishSignal, () => void (done = true));
+  setHandler(totalQuery, () => total);
+  setHandler(failingQuery, () => {
+    throw new Error('query handler failed');
+  });
+  await condition(() => done);
+  return total;
+}
+
+export async function waitForever(): Promise<void> {
+  await condition(() => false);
+}
+
+export async function cancellable(): Promise<string> {
+  try {
+    await condition(() => false);
+    return 'not cancelled';
+  } catch (e) {
+    if (isCancellation(e)) {
+      await CancellationScope.nonCancellable(() => acts.greet('cleanup'));
+      throw e;
+    }
+    throw e;
+  }
+}
+
+export async function failing(message: string): Promise<void> {
+  throw ApplicationFailure.nonRetryable(message, 'TestFailure');
+}
+
+export async function countdown(n: number, acc: number[] = []): Promise<number[]> {
+  if (n === 0) return acc;
+  await continueAsNew<typeof countdown>(n - 1, [...acc, workflowInfo().runId.length > 0 ? n : -1]);
+  return acc;
+}
+
+export async function activityRetries(failTimes: number, key: string): Promise<number> {
+  return await acts.flaky(failTimes, key);
+}
+
+export async function activityNonRetryable(key: string): Promise<string> {
+  try {
+    await acts.nonRetryable(key);
+    return 'no error';
+  } catch (e) {
+    if (e instanceof ActivityFailure) return `${e.retryState}:${(e.cause as ApplicationFailure).type}`;
+    throw e;
+  }
+}
+
+export async function activityTimeouts(kind: string): Promise<string> {
+  const opts =
+    kind === 'startToClose'
+      ? { startToCloseTimeout: '300ms', retry: { maximumAttempts: 2, initialInterval: '50ms' } }
+      : kind === 'heartbeat'
+        ? { startToCloseTimeout: '10s', heartbeatTimeout: '300ms', retry: { maximumAttempts: 1 } }
+        : kind === 'scheduleToClose'
+          ? { scheduleToCloseTimeout: '700ms', retry: { initialInterval: '100ms' } }
+          : { startToCloseTimeout: '5s', scheduleToStartTimeout: '300ms', taskQueue: 'nobody-polls-this-queue' };
+  const a = proxyActivities<typeof activities>(opts);
+  try {
+    await a.slow(2000);
+    return 'completed';
+  } catch (e) {
+    if (e instanceof ActivityFailure) {
+      const cause = e.cause as { name?: string; timeoutType?: number };
+      return `${cause?.name}:${cause?.timeoutType}`;
+    }
+    throw e;
+  }
+}
+
+export async function heartbeatDetails(): Promise<number> {
+  const a = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', heartbeatTimeout: '2s', retry: { initialInterval: '50ms', maximumAttempts: 3 } });
+  return await a.resumable();
+}
+
+export async function cancelActivity(): Promise<string> {
+  const a = proxyActivities<typeof activities>({ startToCloseTimeout: '20s', heartbeatTimeout: '1s' });
+  const scope = new CancellationScope();
+  const p = scope.run(() => a.waitForCancel());
+  await sleep(500);
+  scope.cancel();
+  try {
+    await p;
+    return 'not cancelled';
+  } catch (e) {
+    return isCancellation(e) ? 'cancelled' : `other: ${(e as Error).message}`;
+  }
+}
+
+export async function timerCancel(): Promise<string> {
+  const scope = new CancellationScope();
+  const p = scope.run(() => sleep(60_000));
+  await sleep(100);
+  scope.cancel();
+  try {
+    await p;
+    return 'fired';
+  } catch (e) {
+    return isCancellation(e) ? 'timer cancelled' : 'error';
+  }
+}
+
+export async function childParent(mode: string): Promise<string> {
+  if (mode === 'complete') {
+    return await executeChild(hello, { args: ['child'], workflowId: workflowInfo().workflowId + '-child' });
+  }
+  if (mode === 'fail') {
+    try {
+      await executeChild(failing, { args: ['child failed'], workflowId: workflowInfo().workflowId + '-child' });
+      return 'no error';
+    } catch (e) {
+      return e instanceof ChildWorkflowFailure ? `child failed: ${e.cause?.message}` : 'other error';
+    }
+  }
+  if (mode === 'cancel') {
+    const h = await startChild(cancellable, { workflowId: workflowInfo().workflowId + '-child' });
+    await sleep(200);
+    const scope = new CancellationScope();
+    // Cancelling the scope that started the child requests the child's cancellation.
+    void scope;
+    await getExternalWorkflowHandle(h.workflowId).cancel();
+    try {
+      await h.result();
+      return 'child completed';
+    } catch (e) {
+      return e instanceof ChildWorkflowFailure && isCancellation(e.cause) ? 'child cancelled' : `other: ${(e as Error).message}`;
+    }
+  }
+  if (mode === 'abandon' || mode === 'terminate') {
+    await startChild(waitForever, {
+      workflowId: workflowInfo().workflowId + '-child',
+      parentClosePolicy: mode === 'abandon' ? ParentClosePolicy.ABANDON : ParentClosePolicy.TERMINATE,
+    });
+    return 'parent done';
+  }
+  throw new Error('unknown mode');
+}
+
+/** Signals another workflow; returns whether a signal to a missing one failed. */
+export async function signaller(target: string): Promise<string> {
+  await getExternalWorkflowHandle(target).signal(addSignal, 5);
+  try {
+    await getExternalWorkflowHandle('does-not-exist-' + uuid4()).signal(addSignal, 1);
+    return 'missing target signalled?';
+  } catch {
+    return 'signalled';
+  }
+}
+
+export async function canceller(target: string): Promise<string> {
+  await getExternalWorkflowHandle(target).cancel();
+  return 'requested';
+}
+
+export async function markers(): Promise<string> {
+  const local = proxyLocalActivities<typeof activities>({ startToCloseTimeout: '5s' });
+  const a = await local.greet('local');
+  const p = patched('my-patch') ? 'patched' : 'unpatched';
+  return `${a}/${p}`;
+}
+
+export async function upserts(): Promise<string> {
+  upsertSearchAttributes({ CustomKeywordField: ['after'] });
+  upsertMemo({ note: 'updated' });
+  await sleep(10);
+  return 'ok';
+}
+
+export async function workflowTaskFailure(): Promise<void> {
+  // A non-Temporal error fails the workflow task (not the workflow); the task is retried.
+  throw new TypeError('bug in workflow code');
+}
+
+export async function signalThenComplete(): Promise<number> {
+  let n = 0;
+  setHandler(addSignal, (x: number) => void (n += x));
+  await sleep(50);
+  return n;
+}
