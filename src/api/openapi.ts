@@ -1,0 +1,318 @@
+import { z } from 'zod';
+import pkg from '../../package.json';
+import type { RouteDef } from './route';
+
+/**
+ * The OpenAPI 3.1 document, generated from the same route list and zod schemas that the app
+ * validates with (DEVELOPING.md "A resource group"): a route that exists is documented.
+ * OpenAPI 3.1 schemas are JSON Schema 2020-12, which zod emits directly.
+ */
+
+type Json = Record<string, unknown>;
+type Io = 'input' | 'output';
+
+export interface OpenApiOptions {
+  /** Base URL of the operations; relative URLs resolve against where the document was fetched. */
+  serverUrl?: string;
+}
+
+const BASE = '/backoffice/v1';
+const cache = new WeakMap<RouteDef[], Map<string, Json>>();
+
+/** Built once per route list and server URL: the document never changes while the process runs. */
+export function buildOpenApi(routes: RouteDef[], opts: OpenApiOptions = {}): Json {
+  const serverUrl = opts.serverUrl ?? BASE;
+  let byUrl = cache.get(routes);
+  if (!byUrl) cache.set(routes, (byUrl = new Map()));
+  let doc = byUrl.get(serverUrl);
+  if (!doc) byUrl.set(serverUrl, (doc = build(routes, serverUrl)));
+  return doc;
+}
+
+function build(routes: RouteDef[], serverUrl: string): Json {
+  const schemas = new SchemaNames();
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const def of routes) {
+    (paths[def.path] ??= {})[def.method] = operation(def, schemas);
+  }
+  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Back-office API',
+      version: pkg.version,
+      description: INFO_DESCRIPTION,
+    },
+    servers: [{ url: serverUrl }],
+    tags,
+    paths,
+    components: {
+      schemas: { Error: ERROR_SCHEMA, ...schemas.components },
+      responses: errorResponses(),
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY },
+      headers: HEADERS,
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  };
+}
+
+const INFO_DESCRIPTION = [
+  'Back-office administration of customer and loyalty data. HTTPS only; JSON bodies only.',
+  '',
+  'Authenticate with an `api_key` header (secret key, or public key where an operation says so) or `Authorization: Bearer <JWT>` from `POST /users/login`.',
+  'Dates are epoch seconds (UTC); ids are GUIDs. Lists take `page` (1-based), `size` (max 100), `sort` and `order` (`ASC`/`DESC`).',
+  'Every error has the body `{code, message, attribute?, request_id}`; every response carries `X-Request-Id`.',
+  'Any POST accepts an `Idempotency-Key` header: the same key and body within 24 h replays the first response.',
+].join('\n');
+
+const ERROR_SCHEMA: Json = {
+  type: 'object',
+  description: 'The one error body of the API.',
+  properties: {
+    code: { type: 'string', description: 'Machine-readable code, e.g. `INVALID_REQUEST`, `NOT_FOUND`, `ALREADY_EXISTS`.' },
+    message: { type: 'string', description: 'Human-readable explanation.' },
+    attribute: { type: 'string', description: 'Path of the field that caused the error, e.g. `addresses.0.country_code`.' },
+    request_id: { type: 'string', description: 'Same as the `X-Request-Id` response header.' },
+  },
+  required: ['code', 'message', 'request_id'],
+};
+
+const SECURITY_SCHEMES: Json = {
+  secretKey: {
+    type: 'apiKey', in: 'header', name: 'api_key',
+    description: 'Secret API key: accepted by every operation its scopes allow.',
+  },
+  publicKey: {
+    type: 'apiKey', in: 'header', name: 'api_key',
+    description: 'Public API key (same header as the secret key): accepted only by operations that list this scheme (communication plans, templates, communications).',
+  },
+  bearer: {
+    type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
+    description: 'Access token of a back-office user, from `POST /users/login`. The raw token in a lower-case `authorization` header is accepted too.',
+  },
+};
+
+const HEADERS: Json = {
+  'X-Request-Id': { description: 'Echo of the caller\'s `X-Request-Id`, or a new id.', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+};
+
+const IDEMPOTENCY_KEY: Json = {
+  name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 },
+  description: 'Retrying with the same key and body within 24 h returns the first response without a second effect; the same key with another body answers 409 `IDEMPOTENCY_CONFLICT`.',
+};
+
+/** Shared error responses, referenced by status from each operation. */
+const ERRORS: Record<number, { name: string; description: string }> = {
+  400: { name: 'BadRequest', description: 'Invalid request (`INVALID_REQUEST`); `attribute` names the first offending field.' },
+  401: { name: 'Unauthorized', description: 'No credential, or an unknown, revoked or expired one (`INVALID_CREDENTIAL`).' },
+  403: { name: 'Forbidden', description: 'The credential is valid but not allowed here (`FORBIDDEN`).' },
+  404: { name: 'NotFound', description: 'No such record in the caller\'s organisation (`NOT_FOUND`).' },
+  409: { name: 'Conflict', description: 'Conflict with the current state, e.g. `ALREADY_EXISTS` or `IDEMPOTENCY_CONFLICT`.' },
+  413: { name: 'PayloadTooLarge', description: 'The body exceeds 1 MiB.' },
+  415: { name: 'UnsupportedMediaType', description: 'The body is not `application/json`.' },
+  429: { name: 'RateLimited', description: 'Too many requests for this credential (`RATE_LIMITED`); see `Retry-After`.' },
+  500: { name: 'InternalError', description: 'Unexpected error (`INTERNAL_ERROR`); never carries details.' },
+  502: { name: 'BadUpstreamResponse', description: 'An upstream service answered badly (`BAD_UPSTREAM_RESPONSE`).' },
+  503: { name: 'Unavailable', description: 'A dependency is unavailable or the service is overloaded (`UNAVAILABLE`).' },
+  504: { name: 'UpstreamTimeout', description: 'An upstream service did not answer in time (`UPSTREAM_TIMEOUT`).' },
+};
+
+function errorResponses(): Json {
+  const out: Json = {};
+  for (const [status, e] of Object.entries(ERRORS)) {
+    const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+    if (status === '429') headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    out[e.name] = {
+      description: e.description,
+      headers,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return out;
+}
+
+function operation(def: RouteDef, schemas: SchemaNames): Json {
+  const authed = def.auth !== 'none';
+  const hasBody = def.body !== undefined && (def.method === 'post' || def.method === 'put');
+  const parameters = [...pathParameters(def), ...queryParameters(def)];
+  if (authed && def.method === 'post') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+
+  const op: Json = {
+    operationId: def.operationId,
+    summary: def.summary,
+    description: describe(def),
+    tags: [def.tag],
+    security: security(def),
+  };
+  if (parameters.length) op.parameters = parameters;
+  if (hasBody) {
+    op.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: schemas.ref(def.body!, 'input', `${pascal(def.operationId)}Request`) } },
+    };
+  }
+  op.responses = responses(def, schemas, hasBody);
+  return op;
+}
+
+function describe(def: RouteDef): string | undefined {
+  if (def.auth === 'none') return def.description;
+  const who = def.auth.public ? 'a secret or public API key, or a user token' : 'a secret API key or a user token';
+  const admin = def.auth.adminOnly ? ' Users must be admins.' : '';
+  const needs = `Requires ${who} with the scope \`${def.auth.scope}\`.${admin}`;
+  return def.description ? `${def.description}\n\n${needs}` : needs;
+}
+
+/** Secret keys and user tokens everywhere; public keys only where the route admits them. */
+function security(def: RouteDef): Json[] {
+  if (def.auth === 'none') return [];
+  const roles = [def.auth.scope];
+  const alternatives: Json[] = [{ secretKey: roles }, { bearer: roles }];
+  if (def.auth.public) alternatives.push({ publicKey: roles });
+  return alternatives;
+}
+
+function responses(def: RouteDef, schemas: SchemaNames, hasBody: boolean): Json {
+  const status = def.status ?? 200;
+  const out: Json = {
+    [String(status)]: {
+      description: status === 201 ? 'Created' : 'Success',
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+      content: { 'application/json': { schema: schemas.ref(def.response, 'output', `${pascal(def.operationId)}Response`) } },
+    },
+  };
+  const codes = new Set<number>(def.errors ?? []);
+  if (def.params || def.query || def.body) codes.add(400);
+  if (def.params) codes.add(404);
+  if (hasBody) (codes.add(413), codes.add(415));
+  if (def.auth !== 'none') {
+    [401, 403, 429].forEach((c) => codes.add(c));
+    if (def.method === 'post') codes.add(409); // Idempotency-Key reused with another body
+  }
+  codes.add(500);
+  for (const code of [...codes].sort((a, b) => a - b)) {
+    const known = ERRORS[code];
+    out[String(code)] = known
+      ? { $ref: `#/components/responses/${known.name}` }
+      : { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  }
+  return out;
+}
+
+function pathParameters(def: RouteDef): Json[] {
+  const names = [...def.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  if (!names.length) return [];
+  const object = def.params ? objectSchema(def.params, 'input') : { properties: {}, required: [] };
+  return names.map((name) => parameter(name, 'path', object.properties[name] ?? { type: 'string' }, true));
+}
+
+function queryParameters(def: RouteDef): Json[] {
+  if (!def.query) return [];
+  const object = objectSchema(def.query, 'input');
+  return Object.entries(object.properties).map(([name, schema]) => parameter(name, 'query', schema, object.required.includes(name)));
+}
+
+/** Descriptions and examples move from the schema to the parameter, where UIs show them. */
+function parameter(name: string, location: 'path' | 'query', schema: Json, required: boolean): Json {
+  const { description, example, ...rest } = schema;
+  const p: Json = { name, in: location, required, schema: rest };
+  if (typeof description === 'string') p.description = description;
+  if (example !== undefined) p.example = example;
+  return p;
+}
+
+/** Properties of an object schema (also through `allOf`, as intersections produce). */
+function objectSchema(schema: z.ZodType, io: Io): { properties: Record<string, Json>; required: string[] } {
+  const { schema: top, defs } = toJson(schema, io);
+  const named = typeof top.$ref === 'string' ? defs[top.$ref.replace('#/components/schemas/', '')] : undefined;
+  const json = named ?? top;
+  const parts = [json, ...((json.allOf as Json[] | undefined) ?? [])];
+  const properties: Record<string, Json> = {};
+  const required: string[] = [];
+  for (const part of parts) {
+    Object.assign(properties, (part.properties as Record<string, Json> | undefined) ?? {});
+    required.push(...((part.required as string[] | undefined) ?? []));
+  }
+  return { properties, required };
+}
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/** zod → JSON Schema 2020-12, with `$defs` (schemas carrying a meta `id`) returned separately. */
+function toJson(schema: z.ZodType, io: Io): { schema: Json; defs: Record<string, Json> } {
+  const json = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      // zod's integer() bounds are the safe-integer range: noise for readers.
+      if (jsonSchema.minimum === -SAFE) delete jsonSchema.minimum;
+      if (jsonSchema.maximum === SAFE) delete jsonSchema.maximum;
+      // Responses may gain fields over time: only strict (request) objects forbid extra ones.
+      const def = zodSchema._zod.def as { type: string; catchall?: unknown };
+      if (io === 'output' && def.type === 'object' && def.catchall === undefined) delete jsonSchema.additionalProperties;
+    },
+  }) as Json;
+  const { $schema: _ignored, $defs, ...rest } = json;
+  const defs = ($defs as Record<string, Json> | undefined) ?? {};
+  return { schema: relocateRefs(rest) as Json, defs: relocateRefs(defs) as Record<string, Json> };
+}
+
+function renameRef(value: unknown, from: string, to: string): unknown {
+  return JSON.parse(JSON.stringify(value).split(`"#/components/schemas/${from}"`).join(`"#/components/schemas/${to}"`));
+}
+
+/** `#/$defs/X` → `#/components/schemas/X`. */
+function relocateRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(relocateRefs);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : relocateRefs(v)]),
+    );
+  }
+  return value;
+}
+
+/**
+ * Request and response schemas become named components; a schema object shared by several
+ * operations (same zod instance, same side) is emitted once, under the first operation's name.
+ */
+class SchemaNames {
+  readonly components: Record<string, Json> = {};
+  private readonly seen = new Map<z.ZodType, Partial<Record<Io, string>>>();
+
+  ref(schema: z.ZodType, io: Io, fallbackName: string): Json {
+    const known = this.seen.get(schema)?.[io];
+    if (known) return { $ref: `#/components/schemas/${known}` };
+    let { schema: json, defs } = toJson(schema, io);
+    // The same named schema can read differently as input and output (defaults, transforms):
+    // the second reading gets a suffixed name, and every reference in this schema follows.
+    for (const id of Object.keys(defs)) {
+      if (!(id in this.components) || JSON.stringify(this.components[id]) === JSON.stringify(defs[id])) continue;
+      const preferred = `${id}${io === 'input' ? 'Input' : 'Output'}`;
+      const reuse = JSON.stringify(this.components[preferred]) === JSON.stringify(defs[id]);
+      const renamed = reuse ? preferred : this.unique(preferred);
+      json = renameRef(json, id, renamed) as Json;
+      defs = renameRef(defs, id, renamed) as Record<string, Json>;
+      defs[renamed] = defs[id];
+      delete defs[id];
+    }
+    Object.assign(this.components, defs);
+    if (json.$ref) return json; // the schema itself has a meta id: already a component
+    const name = this.unique(fallbackName);
+    this.components[name] = json;
+    this.seen.set(schema, { ...this.seen.get(schema), [io]: name });
+    return { $ref: `#/components/schemas/${name}` };
+  }
+
+  private unique(name: string): string {
+    let candidate = name;
+    for (let i = 2; candidate in this.components; i++) candidate = `${name}${i}`;
+    return candidate;
+  }
+}
+
+function pascal(id: string): string {
+  return id.charAt(0).toUpperCase() + id.slice(1);
+}

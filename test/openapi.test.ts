@@ -1,0 +1,163 @@
+import { loadConfig } from '../src/config';
+import { buildOpenApi } from '../src/api/openapi';
+import type { RouteDef } from '../src/api/route';
+import { allRoutes } from '../src/api/routes';
+import { api } from './support/api';
+
+type Json = Record<string, any>;
+
+/** The route list as the app builds it; route factories only close over their dependencies. */
+function routes(): RouteDef[] {
+  const deps = {
+    config: loadConfig({}),
+    db: {},
+    log: {},
+    jwtSecret: 'x'.repeat(32),
+    health: async () => ({}),
+    onKeyRevoked: () => undefined,
+  };
+  return allRoutes(deps as unknown as Parameters<typeof allRoutes>[0]);
+}
+
+/** Follows one local `$ref` (`#/components/...`). */
+function resolve(doc: Json, node: Json): Json {
+  if (typeof node.$ref !== 'string') return node;
+  const target = node.$ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((at: Json | undefined, key: string) => at?.[key], doc);
+  if (!target) throw new Error(`unresolved ${node.$ref}`);
+  return resolve(doc, target);
+}
+
+function allRefs(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((n) => allRefs(n, out));
+  else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') out.push(v);
+      else allRefs(v, out);
+    }
+  }
+  return out;
+}
+
+describe('OpenAPI document', () => {
+  let doc: Json;
+  const defs = routes();
+
+  beforeAll(async () => {
+    const res = await api('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    doc = res.body;
+  });
+
+  it('is OpenAPI 3.1 with info, server and security schemes', () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.info).toMatchObject({ title: 'Back-office API', version: expect.any(String) });
+    expect(doc.servers).toEqual([{ url: '/backoffice/v1' }]);
+    expect(doc.components.securitySchemes.secretKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'api_key' });
+    expect(doc.components.securitySchemes.publicKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'api_key' });
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(doc.components.schemas.Error.required).toEqual(['code', 'message', 'request_id']);
+  });
+
+  it('is the document the route list builds, and needs no credential', () => {
+    expect(doc).toEqual(JSON.parse(JSON.stringify(buildOpenApi(defs))));
+  });
+
+  it('documents every route with its method, path and operationId, and nothing else', () => {
+    const documented = Object.entries(doc.paths as Json).flatMap(([p, ops]) =>
+      Object.entries(ops as Json).map(([m, op]) => `${m.toUpperCase()} ${p} ${(op as Json).operationId}`),
+    );
+    const expected = defs.map((r) => `${r.method.toUpperCase()} ${r.path} ${r.operationId}`);
+    expect(documented.sort()).toEqual(expected.sort());
+    expect(new Set(defs.map((r) => r.operationId)).size).toBe(defs.length);
+  });
+
+  it('resolves every $ref', () => {
+    for (const ref of allRefs(doc)) expect(() => resolve(doc, { $ref: ref })).not.toThrow();
+  });
+
+  describe.each(defs.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r] as const))('%s', (_name, def) => {
+    const op = () => doc.paths[def.path][def.method] as Json;
+
+    it('has summary, tag, security and a success response with a schema', () => {
+      expect(op().summary).toBe(def.summary);
+      expect(op().tags).toEqual([def.tag]);
+      if (def.auth === 'none') expect(op().security).toEqual([]);
+      else {
+        const schemes = (op().security as Json[]).flatMap((s) => Object.keys(s));
+        expect(schemes).toEqual(expect.arrayContaining(['secretKey', 'bearer']));
+        expect(schemes.includes('publicKey')).toBe(Boolean(def.auth.public));
+      }
+      const success = resolve(doc, op().responses[String(def.status ?? 200)]);
+      expect(resolve(doc, success.content['application/json'].schema)).toEqual(expect.any(Object));
+    });
+
+    it('documents its error responses with the Error schema', () => {
+      const statuses = Object.keys(op().responses).map(Number);
+      const expected = [...(def.errors ?? [])];
+      if (def.auth !== 'none') expected.push(401, 403, 429);
+      if (def.params) expected.push(400, 404);
+      if (def.body && (def.method === 'post' || def.method === 'put')) expected.push(400, 413, 415);
+      expect(statuses).toEqual(expect.arrayContaining(expected));
+      for (const status of statuses.filter((s) => s >= 400)) {
+        const response = resolve(doc, op().responses[String(status)]);
+        expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+      }
+    });
+
+    it('documents its path parameters, query parameters and request body', () => {
+      const params = ((op().parameters ?? []) as Json[]).map((p) => resolve(doc, p));
+      for (const [, name] of def.path.matchAll(/\{(\w+)\}/g)) {
+        expect(params).toContainEqual(expect.objectContaining({ name, in: 'path', required: true, schema: expect.any(Object) }));
+      }
+      const queryNames = params.filter((p) => p.in === 'query').map((p) => p.name);
+      const shape = (def.query as unknown as { shape?: Record<string, unknown> } | undefined)?.shape;
+      if (shape) expect(queryNames.sort()).toEqual(Object.keys(shape).sort());
+      if (def.body && (def.method === 'post' || def.method === 'put')) {
+        const schema = resolve(doc, op().requestBody.content['application/json'].schema);
+        expect(schema).toEqual(expect.any(Object));
+      } else {
+        expect(op().requestBody).toBeUndefined();
+      }
+    });
+  });
+});
+
+describe('API reference page', () => {
+  it('serves HTML with a self-only Content-Security-Policy', async () => {
+    const res = await api('GET', '/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/https?:/);
+  });
+
+  it('loads every asset the page names from this service', async () => {
+    const html = (await api('GET', '/docs')).text;
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(assets).toEqual(expect.arrayContaining(['docs/swagger-ui.css', 'docs/swagger-ui-bundle.js', 'docs/swagger-initializer.js']));
+    for (const asset of assets) {
+      expect(asset).not.toMatch(/^(https?:)?\/\//);
+      const res = await api('GET', `/${asset}`);
+      expect([asset, res.status]).toEqual([asset, 200]);
+    }
+  });
+
+  it('points Swagger UI at our document, not the petstore demo', async () => {
+    const res = await api('GET', '/docs/swagger-initializer.js');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.text).toContain("'../openapi.json'");
+    expect(res.text).not.toContain('petstore');
+  });
+
+  it('redirects /docs/ to /docs so relative asset URLs resolve', async () => {
+    const res = await api('GET', '/docs/');
+    expect(res.status).toBe(301);
+    expect(res.headers.location).toBe('../docs');
+  });
+});
