@@ -109,11 +109,12 @@ export async function activityTimeouts(kind: string): Promise<string> {
         ? { startToCloseTimeout: '10s', heartbeatTimeout: '300ms', retry: { maximumAttempts: 1 } }
         : kind === 'scheduleToClose'
           ? { scheduleToCloseTimeout: '700ms', retry: { initialInterval: '100ms' } }
-          : { startToCloseTimeout: '5s', scheduleToStartTimeout: '300ms', taskQueue: 'nobody-polls-this-queue' };
+          : kind === 'scheduleToStart'
+            ? { startToCloseTimeout: '5s', scheduleToStartTimeout: '300ms', taskQueue: 'nobody-polls-this-queue' }
+            : { startToCloseTimeout: '60s', taskQueue: 'nobody-polls-this-queue' };
   const a = proxyActivities<typeof activities>(opts);
   try {
-    await a.slow(2000);
-    return 'completed';
+    return await a.slow(2000);
   } catch (e) {
     if (e instanceof ActivityFailure) {
       const cause = e.cause as { name?: string; timeoutType?: number };
