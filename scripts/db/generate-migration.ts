@@ -59,11 +59,11 @@ function migrationList(migrationsDir: string): MigrationList {
 
 /** yyyyMMddHHmmss in UTC like Prisma, later than every existing migration so the order holds. */
 function nextTimestamp(migrationsDir: string): string {
-  const format = (d: Date) => d.toISOString().replace(/\D/g, '').slice(0, 14);
-  const last = readMigrations(migrationsDir).at(-1)?.name.slice(0, 14);
-  let at = new Date();
-  while (last !== undefined && format(at) <= last) at = new Date(at.getTime() + 1000);
-  return format(at);
+  const last = readMigrations(migrationsDir).at(-1)?.name.slice(0, 14) ?? '';
+  const [y, mo, d, h, mi, s] = [0, 4, 6, 8, 10, 12].map((at, i) => Number(last.slice(at, at + (i === 0 ? 4 : 2))));
+  const afterLast = Date.UTC(y, mo - 1, d, h, mi, s) + 1000;
+  const at = new Date(Number.isNaN(afterLast) ? Date.now() : Math.max(Date.now(), afterLast));
+  return at.toISOString().replace(/\D/g, '').slice(0, 14);
 }
 
 /** Folder-name safe, like the Prisma CLI: "Add wallets" -> "add_wallets". */
