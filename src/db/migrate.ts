@@ -53,7 +53,11 @@ export async function applyMigrations(
   const local = readMigrations(opts.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
   const client = new Client({ connectionString: databaseUrl });
   client.on('error', () => {}); // a dropped connection surfaces as the failing query's error
-  await client.connect();
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new MigrationError(`Could not connect to the database at ${describeUrl(databaseUrl)} to apply migrations: ${(err as Error).message}`, { cause: err });
+  }
   const applied: string[] = [];
   try {
     let first = true;
@@ -130,5 +134,15 @@ function warnAboutHistory(local: LocalMigration[], rows: MigrationRow[], log: Mi
     const file = byName.get(row.migration_name);
     if (!file) log.warn({ migration: row.migration_name }, 'applied migration is missing from the migrations folder');
     else if (file.checksum !== row.checksum) log.warn({ migration: row.migration_name }, 'applied migration was edited since (checksum differs)');
+  }
+}
+
+/** host:port/database, never the password. */
+function describeUrl(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    return `${url.host}${url.pathname}`;
+  } catch {
+    return 'the configured URL';
   }
 }
