@@ -59,10 +59,10 @@ function build(routes: RouteDef[], serverUrl: string): Json {
 const INFO_DESCRIPTION = [
   'Back-office administration of customer and loyalty data. HTTPS only; JSON bodies only.',
   '',
-  'Authenticate with an `api_key` header (secret key, or public key where an operation says so) or `Authorization: Bearer <JWT>` from `POST /users/login`.',
-  'Dates are epoch seconds (UTC); ids are GUIDs. Lists take `page` (1-based), `size` (max 100), `sort` and `order` (`ASC`/`DESC`).',
-  'Every error has the body `{code, message, attribute?, request_id}`; every response carries `X-Request-Id`.',
-  'Any POST accepts an `Idempotency-Key` header: the same key and body within 24 h replays the first response.',
+  '- Authenticate with an `api_key` header (secret key, or public key where an operation says so) or `Authorization: Bearer <JWT>` from `POST /users/login`.',
+  '- Dates are epoch seconds (UTC); ids are GUIDs. Lists take `page` (1-based), `size` (max 100), `sort` and `order` (`ASC`/`DESC`).',
+  '- Every error has the body `{code, message, attribute?, request_id}`; every response carries `X-Request-Id`.',
+  '- Any POST accepts an `Idempotency-Key` header: the same key and body within 24 h replays the first response.',
 ].join('\n');
 
 const ERROR_SCHEMA: Json = {

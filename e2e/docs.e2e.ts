@@ -1,0 +1,56 @@
+import type { Browser, Page } from 'playwright-core';
+import { testState } from '../test/support/state';
+import { launchChromium } from './browser';
+
+describe('API reference page in a browser', () => {
+  let browser: Browser;
+  let page: Page;
+  const hosts = new Set<string>();
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    // The service's certificate is self-signed.
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    page = await context.newPage();
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.protocol === 'http:' || url.protocol === 'https:' || url.protocol === 'ws:' || url.protocol === 'wss:') hosts.add(url.hostname);
+    });
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') consoleErrors.push(msg.text());
+    });
+    page.on('pageerror', (err) => consoleErrors.push(String(err)));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('renders the operations from our OpenAPI document', async () => {
+    const res = await page.goto(`${testState().url}/docs`);
+    expect(res?.status()).toBe(200);
+    const login = page.locator('.opblock', { hasText: '/users/login' }).first();
+    await login.waitFor({ state: 'visible', timeout: 60_000 });
+    const text = await login.innerText();
+    expect(text).toContain('POST');
+    expect(text).toContain('Log in a back-office user');
+    const createKey = page.locator('.opblock', { hasText: '/api_keys' }).first();
+    expect(await createKey.innerText()).toMatch(/api_keys/);
+    expect(await page.locator('.info .title').innerText()).toContain('Back-office API');
+  });
+
+  it('expands an operation to show its parameters and responses', async () => {
+    await page.locator('.opblock-summary', { hasText: '/users/login' }).first().click();
+    const body = page.locator('.opblock.is-open').first();
+    await body.locator('.responses-wrapper').waitFor({ timeout: 30_000 });
+    const text = await body.innerText();
+    expect(text).toContain('401');
+    expect(text).toContain('415');
+  });
+
+  it('talked to no host but the service, without console or CSP errors', () => {
+    expect([...hosts]).toEqual(['localhost']);
+    expect(consoleErrors).toEqual([]);
+  });
+});

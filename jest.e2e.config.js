@@ -1,0 +1,10 @@
+/** Browser tests (`npm run test:e2e`): Debian's Chromium through playwright-core against one
+ * running service, started by the same global setup as the `api` project. */
+module.exports = {
+  testEnvironment: 'node',
+  testTimeout: 120000,
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  testMatch: ['<rootDir>/e2e/**/*.e2e.ts'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
