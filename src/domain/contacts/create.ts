@@ -1,0 +1,99 @@
+// POST /contacts (spec 2.1, 4.1): the contact with its addresses, phones, e-mails, custom
+// fields and accounts, an audit row and the REGISTER_CONTACT event, in one transaction.
+import type { Prisma, Tx } from '../../db/client';
+import { audit, type AuditActor } from '../audit';
+import { alreadyExists } from '../errors';
+import { recordEvent } from '../events/outbox';
+import { newId } from '../ids';
+import { createAccounts, defaultAccount } from './accounts';
+import { addressData, emailData, phoneData } from './children';
+import { categoryRef, checkOnePrimary, checkTypeRules, emailList, marketing, primaryFlags } from './normalise';
+import { resolveCategoryId, resolveCompanyProfile } from './refs';
+import { buildSearchText } from './search-text';
+import type { ContactCreateInput } from './types';
+import { uniqueFields } from './unique';
+
+export async function createContact(tx: Tx, actor: AuditActor, input: ContactCreateInput): Promise<{ id: string }> {
+  const { organisationId } = actor;
+  checkTypeRules(input.contact_type, input, false);
+  const flags = marketing(input);
+  const emails = emailList(input) ?? [];
+  checkOnePrimary(input.addresses, 'addresses');
+  checkOnePrimary(input.phones, 'phones');
+  checkOnePrimary(input.emails, 'emails');
+  await assertFree(tx, organisationId, input);
+
+  const id = input.id ?? newId();
+  const categoryId = await resolveCategoryId(tx, organisationId, categoryRef(input), input.category_id !== undefined ? 'category_id' : 'category');
+  const profile = input.company_profile ? await resolveCompanyProfile(tx, organisationId, input.company_profile, { profile: null, industryId: null }) : undefined;
+  const addresses = (input.addresses ?? []).map((a, i, all) => ({ id: newId(), organisationId, isPrimary: primaryFlags(all)[i], ...addressData(a) }));
+  const phones = (input.phones ?? []).map((p, i, all) => ({ id: newId(), organisationId, isPrimary: primaryFlags(all)[i], ...phoneData(p), number: p.number as string }));
+  const names = {
+    code: input.code ?? null,
+    companyName: input.company_name ?? null,
+    firstName: input.first_name ?? null,
+    middleName: input.middle_name ?? null,
+    lastName: input.last_name ?? null,
+    loyaltyIdentifier: input.loyalty_identifier ?? null,
+  };
+
+  await uniqueFields(() =>
+    tx.contact.create({
+      data: {
+        id,
+        organisationId,
+        contactType: input.contact_type,
+        ...names,
+        title: input.title ?? null,
+        preferredLanguageCode: input.preferred_language_code ?? null,
+        statutoryNumber: input.statutory_number ?? null,
+        notes: input.notes ?? null,
+        smsOptOut: flags.smsOptOut ?? false,
+        emailOptOut: flags.emailOptOut ?? false,
+        affiliateMarketing: flags.affiliateMarketing ?? false,
+        isTaxExempt: input.is_tax_exempt ?? false,
+        categoryId: categoryId ?? null,
+        demographics: (input.demographics ?? undefined) as Prisma.InputJsonObject | undefined,
+        companyProfile: profile?.profile,
+        industryId: profile?.industryId ?? null,
+        industrySectorIds: profile?.industrySectorIds ?? [],
+        referralCode: input.referral_code ?? null,
+        searchText: buildSearchText(names, phones),
+        addresses: { create: addresses },
+        phones: { create: phones },
+        emails: {
+          create: emails.map((e, i, all) => ({ id: newId(), organisationId, isPrimary: primaryFlags(all)[i], ...emailData(e), emailAddress: e.email_address as string })),
+        },
+        customFields: { create: (input.custom_fields ?? []).map((f) => ({ id: newId(), organisationId, key: f.key, value: f.value })) },
+      },
+    }),
+  );
+
+  const accounts = input.accounts?.length ? input.accounts : input.create_default_account ? [defaultAccount()] : [];
+  const billingAddressId = addresses.find((a) => a.isPrimary)?.id ?? null;
+  const accountIds = await createAccounts(tx, { organisationId, contactId: id, billingAddressId }, accounts);
+
+  // Field names only: the audit trail must not keep personal data that anonymisation removes.
+  await audit(tx, actor, { action: 'CREATE', entityType: 'contact', entityId: id, changes: { fields: Object.keys(input), account_ids: accountIds } });
+  await recordEvent(tx, {
+    organisationId,
+    type: 'REGISTER_CONTACT',
+    entityType: 'contact',
+    entityId: id,
+    payload: { contact_id: id, contact_type: input.contact_type, account_ids: accountIds },
+  });
+  return { id };
+}
+
+/** Friendly 409s before the insert; the unique indexes still decide concurrent creates. */
+async function assertFree(tx: Tx, organisationId: string, input: ContactCreateInput): Promise<void> {
+  if (input.id !== undefined && (await tx.contact.findUnique({ where: { id: input.id }, select: { id: true } }))) {
+    throw alreadyExists('id', 'A contact with this id already exists');
+  }
+  if (input.code && (await tx.contact.findFirst({ where: { organisationId, code: input.code }, select: { id: true } }))) {
+    throw alreadyExists('code', `A contact with code '${input.code}' already exists`);
+  }
+  if (input.statutory_number && (await tx.contact.findFirst({ where: { organisationId, statutoryNumber: input.statutory_number }, select: { id: true } }))) {
+    throw alreadyExists('statutory_number', 'A contact with this statutory number already exists');
+  }
+}

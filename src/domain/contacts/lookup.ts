@@ -1,0 +1,32 @@
+import type { Contact, Tx } from '../../db/client';
+import { conflict, notFound } from '../errors';
+import { isId, normaliseId } from '../ids';
+import type { Ref } from './types';
+
+/**
+ * The contact a path names by id or code, within the organisation. A GUID-shaped value may
+ * still be a code (codes are free text), so it matches either; anything else is a code.
+ * Another organisation's contact is "not found", like an unknown one.
+ */
+export async function findContact(tx: Tx, organisationId: string, idOrCode: string): Promise<Contact> {
+  const contact = await tx.contact.findFirst({ where: { organisationId, ...idOrCodeWhere(idOrCode) } });
+  if (!contact) throw notFound('Contact');
+  return contact;
+}
+
+export function idOrCodeWhere(value: string) {
+  return isId(value) ? { OR: [{ id: normaliseId(value) }, { code: value }] } : { code: value };
+}
+
+/** A contact named in a body by {id} or {code}; an id that is not a GUID matches nothing. */
+export async function findContactByRef(tx: Tx, organisationId: string, ref: Ref): Promise<Contact | null> {
+  if (ref.id !== undefined && !isId(ref.id)) return null;
+  return tx.contact.findFirst({
+    where: { organisationId, ...(ref.id !== undefined ? { id: normaliseId(ref.id) } : {}), ...(ref.code !== undefined ? { code: ref.code } : {}) },
+  });
+}
+
+/** Anonymisation is irreversible: nothing may write personal data back afterwards. */
+export function assertNotAnonymized(contact: Contact, attribute?: string): void {
+  if (contact.isAnonymized) throw conflict('CONTACT_ANONYMIZED', 'The contact is anonymized and cannot be changed', attribute);
+}

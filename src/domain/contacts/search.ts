@@ -1,0 +1,143 @@
+// GET /contacts (spec 4.1 search). Filtering, sorting and paging run as one SQL statement over
+// indexed expressions (docs/contacts.md lists the indexes); the page's contacts are then loaded
+// with their relations and shaped as spec 2.1 "Search item".
+import { Prisma, type Tx } from '../../db/client';
+import { getNameDisplayFormat, type NameDisplayFormat } from '../reference';
+import { contactName, idName, interactionStatus, presentAddress, presentPhone, primaryEmail } from './read';
+import { containsPattern } from './search-text';
+
+export const CONTACT_SORT_FIELDS = ['registered_on', 'contact_name', 'code', 'last_name', 'company_name'] as const;
+export const CONTACT_METRICS = ['subscriptions', 'schemes'] as const;
+
+export interface ContactSearch {
+  search_value?: string;
+  code?: string;
+  first_name?: string;
+  last_name?: string;
+  company_name?: string;
+  email_address?: string;
+  phone_number?: string;
+  statutory_number?: string;
+  cim?: string;
+  loyalty_identifier?: string;
+  registered_from?: number;
+  registered_to?: number;
+  organisation_id?: string;
+  financials?: boolean;
+  metrics?: Array<(typeof CONTACT_METRICS)[number]>;
+  page: number;
+  size: number;
+  sort?: (typeof CONTACT_SORT_FIELDS)[number];
+  order: 'ASC' | 'DESC';
+}
+
+export async function searchContacts(tx: Tx, organisationId: string, q: ContactSearch) {
+  // The caller sees only its own organisation; naming another one is an empty result, not an error.
+  if (q.organisation_id !== undefined && q.organisation_id !== organisationId) return { contacts: [], total: 0 };
+  const format = await getNameDisplayFormat(tx, organisationId);
+  const where = Prisma.join(conditions(organisationId, q), ' AND ');
+  const direction = Prisma.raw(q.order === 'ASC' ? 'ASC' : 'DESC');
+  const [{ total }] = await tx.$queryRaw<Array<{ total: number }>>`SELECT count(*)::int AS total FROM contacts c WHERE ${where}`;
+  const page = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT c.id::text AS id FROM contacts c WHERE ${where}
+    ORDER BY ${sortKey(q.sort, format)} ${direction} NULLS LAST, c.id ${direction}
+    LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}`;
+  if (page.length === 0) return { contacts: [], total };
+
+  const rows = await tx.contact.findMany({
+    where: { organisationId, id: { in: page.map((r) => r.id) } },
+    include: {
+      category: { select: { id: true, name: true } },
+      kycProfile: { select: { id: true, name: true } },
+      addresses: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+      phones: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+      emails: { where: { isPrimary: true } },
+      accounts: q.financials ? { where: { isPrimary: true } } : false,
+    },
+  });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const now = Math.floor(Date.now() / 1000);
+  const contacts = page.flatMap(({ id }) => {
+    const c = byId.get(id);
+    if (!c) return [];
+    const account = c.accounts?.[0];
+    return [
+      {
+        id: c.id,
+        code: c.code,
+        contact_type: c.contactType as 'PERSON' | 'COMPANY',
+        contact_name: contactName(c, format),
+        statutory_number: c.statutoryNumber,
+        registered_on: Math.floor(c.createdAt.getTime() / 1000),
+        category: idName(c.category),
+        addresses: c.addresses.map(presentAddress),
+        phones: c.phones.map(presentPhone),
+        email_address: primaryEmail(c.emails),
+        interaction_status: interactionStatus(c.lastActivityAt),
+        kyc_profile: idName(c.kycProfile),
+        kyc_status: c.kycStatus as 'PENDING' | 'VERIFIED' | null,
+        loyalty_identifier: c.loyaltyIdentifier,
+        ...(q.financials
+          ? {
+              financials: {
+                // Balances come from ledger entries that do not exist yet: 0 until the wallets
+                // and ledger issues; the wallet is null until wallets exist.
+                account: account
+                  ? { id: account.id, number: account.number, life_cycle_state: account.lifeCycleState, currency_code: account.currencyCode, overdue_amount: 0, balance: 0 }
+                  : null,
+                wallet: null,
+              },
+            }
+          : {}),
+        ...(q.metrics?.length ? { metrics: Object.fromEntries(q.metrics.map((m) => [m, { timestamp: now, total: 0 }])) } : {}),
+      },
+    ];
+  });
+  return { contacts, total };
+}
+
+function conditions(organisationId: string, q: ContactSearch): Prisma.Sql[] {
+  const on: Prisma.Sql[] = [Prisma.sql`c.organisation_id = ${organisationId}::uuid`];
+  const lowerEq = (column: string, value: string | undefined) => {
+    if (value !== undefined) on.push(Prisma.sql`lower(${Prisma.raw(`c.${column}`)}) = lower(${value})`);
+  };
+  if (q.search_value) on.push(Prisma.sql`c.search_text LIKE ${containsPattern(q.search_value)}`);
+  lowerEq('code', q.code);
+  lowerEq('first_name', q.first_name);
+  lowerEq('last_name', q.last_name);
+  lowerEq('company_name', q.company_name);
+  lowerEq('loyalty_identifier', q.loyalty_identifier);
+  // The customer identification medium the contact carries today is its loyalty identifier.
+  lowerEq('loyalty_identifier', q.cim);
+  if (q.statutory_number !== undefined) on.push(Prisma.sql`c.statutory_number = ${q.statutory_number}`);
+  if (q.email_address !== undefined) {
+    on.push(Prisma.sql`c.id IN (SELECT e.contact_id FROM contact_emails e WHERE e.organisation_id = ${organisationId}::uuid AND lower(e.email_address) = lower(${q.email_address}))`);
+  }
+  if (q.phone_number !== undefined) {
+    const digits = q.phone_number.replace(/\D/g, '');
+    on.push(Prisma.sql`c.id IN (SELECT p.contact_id FROM contact_phones p WHERE p.organisation_id = ${organisationId}::uuid AND regexp_replace(p.number, '\\D', '', 'g') = ${digits})`);
+  }
+  if (q.registered_from !== undefined) on.push(Prisma.sql`c.created_at >= to_timestamp(${q.registered_from})`);
+  // Inclusive to the end of the given second.
+  if (q.registered_to !== undefined) on.push(Prisma.sql`c.created_at < to_timestamp(${q.registered_to + 1})`);
+  return on;
+}
+
+/** contact_name sorts like it reads: company name, else the person's names in display order. */
+function sortKey(sort: ContactSearch['sort'], format: NameDisplayFormat): Prisma.Sql {
+  switch (sort) {
+    case 'contact_name': {
+      const lastFirst = format.startsWith('LAST');
+      return Prisma.raw(`lower(coalesce(c.company_name, concat_ws(' ', ${lastFirst ? 'c.last_name, c.first_name' : 'c.first_name, c.last_name'})))`);
+    }
+    case 'code':
+      return Prisma.raw('lower(c.code)');
+    case 'last_name':
+      return Prisma.raw('lower(c.last_name)');
+    case 'company_name':
+      return Prisma.raw('lower(c.company_name)');
+    default:
+      return Prisma.raw('c.created_at');
+  }
+}
+
