@@ -11,6 +11,7 @@ import { notFound } from '../grpc/errors';
 
 type PollActResponse = api.workflowservice.v1.IPollActivityTaskQueueResponse;
 const TT = enums.TimeoutType;
+let dispatchSeq = Date.now();
 const R = enums.RetryState;
 
 export function scheduleActivity(
@@ -94,7 +95,7 @@ export function dispatchActivity(engine: Engine, t: ActTask, identity: string): 
   run.started.set(t.sid, { attempt: a.attempt, at: now, identity, requestId: randomUUID(), lastHb: now });
   engine.arm(run);
   return {
-    taskToken: encodeToken({ ns: run.ns, w: run.s.workflowId, r: run.s.runId, k: 'a', s: a.sid, a: a.attempt }),
+    taskToken: encodeToken({ ns: run.ns, w: run.s.workflowId, r: run.s.runId, k: 'a', s: a.sid, a: a.attempt, d: dispatchSeq++ }),
     workflowNamespace: run.ns,
     workflowType: { name: run.s.type },
     workflowExecution: { workflowId: run.s.workflowId, runId: run.s.runId },

@@ -56,6 +56,8 @@ export interface TaskToken {
   s: number;
   a: number;
   q?: string;
+  /** Dispatch nonce: a task handed out again (after a restart) must not look like the old one. */
+  d?: number;
 }
 
 export function encodeToken(t: TaskToken): Uint8Array {

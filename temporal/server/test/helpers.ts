@@ -6,6 +6,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { randomUUID } from 'crypto';
+import * as net from 'net';
+import { spawn } from 'child_process';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, DefaultLogger } from '@temporalio/worker';
 import { startTemporalServer } from '../index';
@@ -42,7 +44,10 @@ export interface Env {
   /** True when the tests run against the embedded server (restart steps are possible). */
   embedded: boolean;
   dataDir?: string;
-  /** Stops the embedded server and starts a new one on the same data dir and port. */
+  /**
+   * Stops the embedded server (SIGKILL when it runs in a child process) and starts a new one
+   * on the same data dir and port. A no-op against an external server.
+   */
   restart(): Promise<void>;
   /** Starts a second worker on the task queue (e.g. after the first was stopped). */
   startWorker(): Promise<void>;
@@ -50,10 +55,18 @@ export interface Env {
   close(): Promise<void>;
 }
 
-export async function setup(opts: { durable?: boolean; startWorker?: boolean } = {}): Promise<Env> {
+/** A server in this process, or in a child process (so a test can SIGKILL it). */
+interface ServerHandle {
+  address: string;
+  close(): Promise<void>;
+}
+
+export async function setup(opts: { durable?: boolean; startWorker?: boolean; childProcess?: boolean } = {}): Promise<Env> {
   quietRuntime();
   const dataDir = opts.durable && !external ? fs.mkdtempSync(path.join(os.tmpdir(), 'tserver-')) : undefined;
-  let server = external ? undefined : await startTemporalServer({ port: 0, dataDir, logger: testLogger });
+  const launch = (port: number): Promise<ServerHandle> =>
+    opts.childProcess ? spawnServer(port, dataDir!) : startTemporalServer({ port, dataDir, logger: testLogger });
+  let server = external ? undefined : await launch(opts.childProcess ? await freePort() : 0);
   const address = external ?? server!.address;
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace: 'default' });
@@ -73,7 +86,7 @@ export async function setup(opts: { durable?: boolean; startWorker?: boolean } =
       if (!server) return;
       const port = Number(address.split(':').pop());
       await server.close();
-      server = await startTemporalServer({ port, dataDir, logger: testLogger });
+      server = await launch(port);
     },
     async startWorker() {
       nativeConn ??= await NativeConnection.connect({ address });
@@ -121,4 +134,47 @@ export async function waitFor<T>(fn: () => Promise<T | undefined> | T | undefine
     if (Date.now() > end) throw new Error('waitFor timed out');
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/** Runs `main.ts` in a child process; close() kills it with SIGKILL (no chance to flush). */
+async function spawnServer(port: number, dataRoot: string): Promise<ServerHandle> {
+  const root = path.resolve(__dirname, '../../..');
+  // `node --import tsx` (not the tsx CLI, which forks) so the SIGKILL hits the server itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../main.ts')], {
+    cwd: root,
+    env: { ...process.env, TEMPORAL_PORT: String(port), DATA_DIR: dataRoot },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const address = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
+    const onData = (b: Buffer): void => {
+      out += b.toString();
+      const m = /TEMPORAL_READY (\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+  return {
+    address,
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
 }

@@ -103,7 +103,9 @@ export async function activityNonRetryable(key: string): Promise<string> {
 
 export async function activityTimeouts(kind: string): Promise<string> {
   const opts =
-    kind === 'startToClose'
+    kind === 'slow'
+      ? { startToCloseTimeout: '10s' }
+      : kind === 'startToClose'
       ? { startToCloseTimeout: '300ms', retry: { maximumAttempts: 2, initialInterval: '50ms' } }
       : kind === 'heartbeat'
         ? { startToCloseTimeout: '10s', heartbeatTimeout: '300ms', retry: { maximumAttempts: 1 } }
