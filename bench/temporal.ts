@@ -3,22 +3,16 @@
  * Starts the embedded server in-process (or uses TEMPORAL_ADDRESS) and a worker in this process,
  * then runs N concurrent starters that each execute workflows back to back (start → result).
  * Knobs: BENCH_SECONDS (per scenario, default 5), BENCH_MAX (workflows per scenario, default 3000),
- * BENCH_CONCURRENCY (default "1,10,50").
+ * BENCH_CONCURRENCY (default "1,10,50"), BENCH_IN_MEMORY=1 (embedded server without a data directory).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { startTemporalServer, type TemporalServer } from '../temporal/server/index';
 import type { BenchActivities } from './workflows';
-
-interface EmbeddedServer {
-  address: string;
-  close(): Promise<void>;
-}
-type StartServer = (opts: { host?: string; port?: number; dataDir?: string }) => Promise<EmbeddedServer>;
 
 interface Scenario {
   name: string;
@@ -45,26 +39,6 @@ const SCENARIOS: Scenario[] = [
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const MAX = Number(process.env.BENCH_MAX ?? 3000);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,10,50').split(',').map(Number);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** The embedded server is loaded lazily so `TEMPORAL_ADDRESS=... npm run bench:temporal` works without it. */
-async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
-  // A variable specifier keeps the type-check independent of the server module's presence.
-  const specifier = '../temporal/server/index';
-  const mod = (await import(specifier)) as { startTemporalServer: StartServer };
-  return mod.startTemporalServer({ host: '127.0.0.1', port: await freePort(), dataDir });
-}
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -137,8 +111,11 @@ async function main(): Promise<void> {
   // Keep the SDK's core quiet; only the table matters here.
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-temporal-'));
-  const server = process.env.TEMPORAL_ADDRESS ? undefined : await startEmbedded(dataDir);
-  const address = process.env.TEMPORAL_ADDRESS ?? (server as EmbeddedServer).address;
+  // A data directory makes the embedded server fsync each change, as it does under `npm start`.
+  const server: TemporalServer | undefined = process.env.TEMPORAL_ADDRESS
+    ? undefined
+    : await startTemporalServer({ host: '127.0.0.1', port: 0, dataDir: process.env.BENCH_IN_MEMORY ? undefined : dataDir });
+  const address = process.env.TEMPORAL_ADDRESS ?? (server as TemporalServer).address;
   const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
   const taskQueue = `bench-${process.pid}-${Date.now()}`;
   console.log(`Temporal at ${address} (${server ? 'embedded, in-process' : 'external'}), task queue ${taskQueue}`);
@@ -151,6 +128,8 @@ async function main(): Promise<void> {
     taskQueue,
     activities,
     workflowsPath: require.resolve('./workflows'),
+    // BENCH_MAX_CACHED=0 turns off the sticky cache (each workflow task then replays from event 1).
+    ...(process.env.BENCH_MAX_CACHED ? { maxCachedWorkflows: Number(process.env.BENCH_MAX_CACHED) } : {}),
   });
   const running = worker.run();
   const connection = await Connection.connect({ address });
