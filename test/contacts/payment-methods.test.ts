@@ -247,3 +247,18 @@ describe('tenancy and access', () => {
     expectError(await add(contact, { payment_method_type: 'CARD', card: card() }, key), 403, 'FORBIDDEN');
   });
 });
+
+test('anonymising the contact erases its payment methods and credentials; nothing new can be added', async () => {
+  const contact = await createContact(a.secretKey);
+  await addId(contact, { payment_method_type: 'CARD', card: card() });
+  expect((await api('POST', `/contacts/${contact}/credentials`, { key: a.secretKey, body: { username: 'to.be.erased', password: 'erase me please' } })).status).toBe(200);
+  expect((await api('POST', `/contacts/${contact}/anonymize`, { key: a.secretKey })).status).toBe(200);
+
+  expect(await list(contact)).toEqual([]);
+  expectError(await add(contact, { payment_method_type: 'CARD', card: card() }), 409, 'CONTACT_ANONYMIZED');
+  const again = await api('POST', `/contacts/${contact}/credentials`, { key: a.secretKey, body: { username: 'back.again', password: 'erase me please' } });
+  expectError(again, 409, 'CONTACT_ANONYMIZED');
+  // The username was erased with the credentials, so another contact may take it.
+  const other = await createContact(a.secretKey);
+  expect((await api('POST', `/contacts/${other}/credentials`, { key: a.secretKey, body: { username: 'to.be.erased', password: 'erase me please' } })).status).toBe(200);
+});
