@@ -40,6 +40,8 @@ export interface WfTask {
   sid: number;
   attempt: number;
   queryId?: string;
+  /** Queued on a sticky queue: carries only the events since the last completed task. */
+  sticky?: boolean;
 }
 export interface ActTask {
   key: string;
@@ -257,10 +259,28 @@ export class Engine {
   enqueueWft(run: Run): void {
     const w = run.s.wft;
     if (!w || !run.running || run.inflight) return;
-    this.wfMatching.add(
-      this.queueKey(run.ns, run.s.taskQueue),
-      { key: this.key(run.ns, run.s.runId), sid: w.sid, attempt: w.attempt },
-    );
+    const task = { key: this.key(run.ns, run.s.runId), sid: w.sid, attempt: w.attempt };
+    const sticky = run.sticky;
+    if (!sticky) {
+      this.wfMatching.add(this.queueKey(run.ns, run.s.taskQueue), task);
+      return;
+    }
+    this.wfMatching.add(this.queueKey(run.ns, sticky.queue), { ...task, sticky: true });
+    // Sticky schedule-to-start: if that worker does not take it in time, any worker may.
+    this.timers.at(Date.now() + sticky.timeoutMs, () => {
+      if (run.s.wft?.sid !== w.sid || run.inflight || !run.running) return;
+      run.sticky = undefined;
+      this.wfMatching.add(this.queueKey(run.ns, run.s.taskQueue), task);
+    });
+  }
+
+  /** A worker is gone: its sticky tasks go back to the normal queue. */
+  dropSticky(ns: string, queue: string): void {
+    for (const run of this.runs.values()) {
+      if (run.ns !== ns || run.sticky?.queue !== queue) continue;
+      run.sticky = undefined;
+      if (run.running && run.s.wft && !run.inflight) this.enqueueWft(run);
+    }
   }
 
   queueKey(ns: string, tq: string): string {
@@ -597,6 +617,8 @@ export class Engine {
     if (t.queryId !== undefined) return this.dispatchLegacyQuery(run, t.queryId);
     const w = run.s.wft;
     if (!run.running || !w || w.sid !== t.sid || run.inflight) return undefined;
+    const partial = t.sticky === true && run.sticky !== undefined && run.s.lastStartedId > 0;
+    if (t.sticky && !partial) return undefined; // stickiness was dropped; the normal queue has it
     const now = Date.now();
     const startedId = run.s.next;
     const requestId = randomUUID();
@@ -622,7 +644,7 @@ export class Engine {
       previousStartedEventId: L(run.s.lastStartedId),
       startedEventId: L(startedId),
       attempt: w.attempt,
-      history: { events: [...run.events, started] },
+      history: { events: [...(partial ? run.events.slice(run.s.lastStartedId) : run.events), started] },
       workflowExecutionTaskQueue: { name: run.s.taskQueue, kind: enums.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
       scheduledTime: ts(w.at),
       startedTime: ts(now),

@@ -134,6 +134,11 @@ export class Run {
   deadlines = new Map<string, { at: number; handle: TimerHandle }>();
   historyWaiters: (() => void)[] = [];
   queries: PendingQuery[] = [];
+  /**
+   * The worker's sticky queue (in memory only): tasks go there with only the new events, so a
+   * worker that caches the workflow does not receive (and skip) the whole history each time.
+   */
+  sticky?: { queue: string; timeoutMs: number };
   constructor(
     readonly ns: string,
     public s: RunState,

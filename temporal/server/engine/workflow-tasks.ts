@@ -2,7 +2,7 @@
  * Workflow task completion, failure and timeout, and the workflow-level deadlines. The
  * commands of a completed task are applied by commands.ts.
  */
-import { api, enums, IPayloads } from '../proto';
+import { api, durMs, enums, IPayloads } from '../proto';
 import { Engine, Tx, decodeToken } from './engine';
 import { Run } from './state';
 import { applyCommands, validateCommands } from './commands';
@@ -39,6 +39,8 @@ export async function completeWorkflowTask(engine: Engine, req: CompleteReq): Pr
   const run = inflightRun(engine, req.taskToken);
   const tx = new Tx();
   const { sid, startedId } = writeStarted(engine, tx, run);
+  const stickyQueue = req.stickyAttributes?.workerTaskQueue?.name;
+  run.sticky = stickyQueue ? { queue: stickyQueue, timeoutMs: durMs(req.stickyAttributes?.scheduleToStartTimeout) ?? 5000 } : undefined;
   const commands = req.commands ?? [];
   const closing = commands.some((c) => isClosing(c.commandType ?? 0));
   const problem = validateCommands(commands);
@@ -106,6 +108,7 @@ export async function failWorkflowTask(engine: Engine, req: FailReq): Promise<vo
   const run = inflightRun(engine, req.taskToken);
   const tx = new Tx();
   const { sid, startedId, attempt } = writeStarted(engine, tx, run);
+  run.sticky = undefined;
   engine.add(tx, run, 'WorkflowTaskFailed', {
     scheduledEventId: sid,
     startedEventId: startedId,
@@ -144,6 +147,7 @@ export function registerWorkflowDeadlines(engine: Engine): void {
     if (!run.inflight || run.inflight.at + run.s.wftTimeoutMs > Date.now()) return;
     void engine.run((tx) => {
       const { sid, startedId, attempt } = writeStarted(engine, tx, run);
+      run.sticky = undefined;
       engine.add(tx, run, 'WorkflowTaskTimedOut', {
         scheduledEventId: sid,
         startedEventId: startedId,

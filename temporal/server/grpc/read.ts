@@ -23,9 +23,9 @@ function readToken(b: Uint8Array | null | undefined): number | undefined {
 }
 
 /** Waits until the run changes, the poll times out or the caller goes away. */
-function waitForChange(run: Run, ctx: CallContext): Promise<void> {
+function waitForChange(run: Run, ctx: CallContext, until = Date.now() + HISTORY_LONG_POLL_MS): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(done, Math.min(HISTORY_LONG_POLL_MS, Math.max(0, ctx.remainingMs() - 500)));
+    const timer = setTimeout(done, Math.max(0, Math.min(until - Date.now(), ctx.remainingMs() - 500)));
     function done(): void {
       clearTimeout(timer);
       const i = run.historyWaiters.indexOf(done);
@@ -178,7 +178,11 @@ export function readHandlers(engine: Engine): Record<string, Handler> {
       const run = engine.getRun(nsName(r.namespace), r.execution?.workflowId, r.execution?.runId);
       const closeOnly = r.historyEventFilterType === enums.HistoryEventFilterType.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT;
       if (closeOnly) {
-        if (run.running && r.waitNewEvent) await waitForChange(run, ctx);
+        // Only the close matters here: sleep through other changes until the poll times out.
+        const until = Date.now() + HISTORY_LONG_POLL_MS;
+        let gone = false;
+        ctx.onCancel(() => (gone = true));
+        while (run.running && r.waitNewEvent && !gone && Date.now() < until && !engine.isClosed) await waitForChange(run, ctx, until);
         if (run.running) return { history: { events: [] }, nextPageToken: r.waitNewEvent ? pageToken(0) : undefined };
         const last = run.events[run.events.length - 1];
         return { history: { events: last && CLOSE_EVENTS.has(last.eventType ?? 0) ? [last] : [] } };

@@ -113,6 +113,9 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
       return settle((tx) => canceledActivity(engine, tx, run, act, r.details, r.identity ?? ''));
     }),
 
-    ShutdownWorker: def(async () => ({})),
+    ShutdownWorker: def<ws.IShutdownWorkerRequest>(async (r) => {
+      if (r.stickyTaskQueue) engine.dropSticky(nsName(r.namespace), r.stickyTaskQueue);
+      return {};
+    }),
   };
 }

@@ -8,6 +8,7 @@ import { Env, setup, wid, waitFor } from './helpers';
 import * as wf from './workflows';
 
 const EventType = temporal.api.enums.v1.EventType;
+type HistoryResponse = { history?: { events?: { eventId?: unknown }[] | null } | null; nextPageToken?: Uint8Array | null };
 let env: Env;
 beforeAll(async () => {
   env = await setup();
@@ -160,7 +161,7 @@ test('history: paging, reverse, long poll', async () => {
   const paged: number[] = [];
   let nextPageToken: Uint8Array | undefined;
   do {
-    const res = await env.client.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution, maximumPageSize: 3, nextPageToken });
+    const res: HistoryResponse = await env.client.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution, maximumPageSize: 3, nextPageToken });
     paged.push(...res.history!.events!.map((e) => Number(e.eventId)));
     nextPageToken = res.nextPageToken?.length ? res.nextPageToken : undefined;
   } while (nextPageToken);
@@ -168,7 +169,7 @@ test('history: paging, reverse, long poll', async () => {
   const reversed: number[] = [];
   nextPageToken = undefined;
   do {
-    const res = await env.client.workflowService.getWorkflowExecutionHistoryReverse({ namespace: 'default', execution, maximumPageSize: 4, nextPageToken });
+    const res: HistoryResponse = await env.client.workflowService.getWorkflowExecutionHistoryReverse({ namespace: 'default', execution, maximumPageSize: 4, nextPageToken });
     reversed.push(...res.history!.events!.map((e) => Number(e.eventId)));
     nextPageToken = res.nextPageToken?.length ? res.nextPageToken : undefined;
   } while (nextPageToken);

@@ -22,6 +22,7 @@ import {
   ActivityFailure,
   ChildWorkflowFailure,
   uuid4,
+  ActivityOptions,
 } from '@temporalio/workflow';
 import type * as activities from '../activities';
 
@@ -102,7 +103,7 @@ export async function activityNonRetryable(key: string): Promise<string> {
 }
 
 export async function activityTimeouts(kind: string): Promise<string> {
-  const opts =
+  const opts: ActivityOptions =
     kind === 'slow'
       ? { startToCloseTimeout: '10s' }
       : kind === 'startToClose'
