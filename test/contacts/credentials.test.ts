@@ -97,3 +97,10 @@ test("an unknown contact or another organisation's contact is 404", async () => 
   expectError(await setCredentials('CRED-TENANT', { username: 'intruder', password: PASSWORDS[0] }, b.secretKey), 404, 'NOT_FOUND');
   expectError(await setCredentials('no-such-contact', { username: 'nobody', password: PASSWORDS[0] }), 404, 'NOT_FOUND');
 });
+
+test('two contacts racing for one username: one wins, the other gets 409', async () => {
+  const [one, two] = await Promise.all([createContact(a.secretKey), createContact(a.secretKey)]);
+  const results = await Promise.all([one, two].map((c) => setCredentials(c, { username: 'race.winner', password: PASSWORDS[0] })));
+  expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+  expect(results.find((r) => r.status === 409)?.body.attribute).toBe('username');
+});

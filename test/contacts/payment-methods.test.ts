@@ -262,3 +262,12 @@ test('anonymising the contact erases its payment methods and credentials; nothin
   const other = await createContact(a.secretKey);
   expect((await api('POST', `/contacts/${other}/credentials`, { key: a.secretKey, body: { username: 'to.be.erased', password: 'erase me please' } })).status).toBe(200);
 });
+
+test('concurrent "default" methods still leave exactly one default', async () => {
+  const contact = await createContact(a.secretKey);
+  const results = await Promise.all(Array.from({ length: 5 }, () => add(contact, { payment_method_type: 'CARD', is_default: true, card: card() })));
+  expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+  const methods = await list(contact);
+  expect(methods).toHaveLength(5);
+  expect(methods.filter((m) => m.is_default)).toHaveLength(1);
+});
