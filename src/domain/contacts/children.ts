@@ -34,9 +34,10 @@ export function emailData(e: EmailInput) {
 /** Updates or adds the listed addresses; returns nothing, the primary is settled afterwards. */
 export async function writeAddresses(tx: Tx, owner: Owner, items: AddressInput[]): Promise<void> {
   let marked: string | undefined;
+  const start = Date.now(); // items keep the order of the body
   for (const [i, a] of items.entries()) {
     const id = a.id === undefined ? newId() : await existingItem(tx, 'contact_addresses', owner, a.id, `addresses.${i}.id`);
-    if (a.id === undefined) await tx.contactAddress.create({ data: { id, ...owner, ...addressData(a) } });
+    if (a.id === undefined) await tx.contactAddress.create({ data: { id, ...owner, createdAt: new Date(start + i), ...addressData(a) } });
     else await tx.contactAddress.update({ where: { id }, data: addressData(a) });
     if (a.is_primary) marked = id;
   }
@@ -45,10 +46,11 @@ export async function writeAddresses(tx: Tx, owner: Owner, items: AddressInput[]
 
 export async function writePhones(tx: Tx, owner: Owner, items: PhoneInput[]): Promise<void> {
   let marked: string | undefined;
+  const start = Date.now(); // items keep the order of the body
   for (const [i, p] of items.entries()) {
     if (p.id === undefined && !p.number) throw invalid(`phones.${i}.number`, `phones.${i}.number is required for a new phone`);
     const id = p.id === undefined ? newId() : await existingItem(tx, 'contact_phones', owner, p.id, `phones.${i}.id`);
-    if (p.id === undefined) await tx.contactPhone.create({ data: { id, ...owner, number: p.number as string, ...phoneData(p) } });
+    if (p.id === undefined) await tx.contactPhone.create({ data: { id, ...owner, createdAt: new Date(start + i), number: p.number as string, ...phoneData(p) } });
     else await tx.contactPhone.update({ where: { id }, data: phoneData(p) });
     if (p.is_primary) marked = id;
   }
@@ -57,10 +59,11 @@ export async function writePhones(tx: Tx, owner: Owner, items: PhoneInput[]): Pr
 
 export async function writeEmails(tx: Tx, owner: Owner, items: EmailInput[]): Promise<void> {
   let marked: string | undefined;
+  const start = Date.now(); // items keep the order of the body
   for (const [i, e] of items.entries()) {
     if (e.id === undefined && !e.email_address) throw invalid(`emails.${i}.email_address`, `emails.${i}.email_address is required for a new e-mail`);
     const id = e.id === undefined ? newId() : await existingItem(tx, 'contact_emails', owner, e.id, `emails.${i}.id`);
-    if (e.id === undefined) await tx.contactEmail.create({ data: { id, ...owner, emailAddress: e.email_address as string, ...emailData(e) } });
+    if (e.id === undefined) await tx.contactEmail.create({ data: { id, ...owner, createdAt: new Date(start + i), emailAddress: e.email_address as string, ...emailData(e) } });
     else await tx.contactEmail.update({ where: { id }, data: emailData(e) });
     if (e.is_primary) marked = id;
   }

@@ -24,10 +24,13 @@ export async function createContact(tx: Tx, actor: AuditActor, input: ContactCre
   await assertFree(tx, organisationId, input);
 
   const id = input.id ?? newId();
+  // Items keep the order of the body: ids made in the same millisecond do not sort by creation.
+  const now = Date.now();
+  const at = (i: number) => new Date(now + i);
   const categoryId = await resolveCategoryId(tx, organisationId, categoryRef(input), input.category_id !== undefined ? 'category_id' : 'category');
   const profile = input.company_profile ? await resolveCompanyProfile(tx, organisationId, input.company_profile, { profile: null, industryId: null }) : undefined;
-  const addresses = (input.addresses ?? []).map((a, i, all) => ({ id: newId(), organisationId, isPrimary: primaryFlags(all)[i], ...addressData(a) }));
-  const phones = (input.phones ?? []).map((p, i, all) => ({ id: newId(), organisationId, isPrimary: primaryFlags(all)[i], ...phoneData(p), number: p.number as string }));
+  const addresses = (input.addresses ?? []).map((a, i, all) => ({ id: newId(), organisationId, createdAt: at(i), isPrimary: primaryFlags(all)[i], ...addressData(a) }));
+  const phones = (input.phones ?? []).map((p, i, all) => ({ id: newId(), organisationId, createdAt: at(i), isPrimary: primaryFlags(all)[i], ...phoneData(p), number: p.number as string }));
   const names = {
     code: input.code ?? null,
     companyName: input.company_name ?? null,
@@ -62,7 +65,7 @@ export async function createContact(tx: Tx, actor: AuditActor, input: ContactCre
         addresses: { create: addresses },
         phones: { create: phones },
         emails: {
-          create: emails.map((e, i, all) => ({ id: newId(), organisationId, isPrimary: primaryFlags(all)[i], ...emailData(e), emailAddress: e.email_address as string })),
+          create: emails.map((e, i, all) => ({ id: newId(), organisationId, createdAt: at(i), isPrimary: primaryFlags(all)[i], ...emailData(e), emailAddress: e.email_address as string })),
         },
         customFields: { create: (input.custom_fields ?? []).map((f) => ({ id: newId(), organisationId, key: f.key, value: f.value })) },
       },
