@@ -42,3 +42,36 @@ test('signals and queries', async () => {
   // Queries still work on a closed workflow.
   expect(await h.query(wf.totalQuery)).toBe(5);
 });
+
+test('register, describe and list namespaces', async () => {
+  const name = `ns-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  await env.client.workflowService.registerNamespace({ namespace: name, workflowExecutionRetentionPeriod: { seconds: 86400 } });
+  const d = await waitForNs(name);
+  expect(d.namespaceInfo?.name).toBe(name);
+  const all = await env.client.workflowService.listNamespaces({});
+  expect(all.namespaces?.map((n) => n.namespaceInfo?.name)).toEqual(expect.arrayContaining(['default', name]));
+  await expect(env.client.workflowService.registerNamespace({ namespace: name, workflowExecutionRetentionPeriod: { seconds: 86400 } })).rejects.toThrow();
+  await expect(env.client.workflowService.describeNamespace({ namespace: `missing-${name}` })).rejects.toThrow();
+  const cluster = await env.client.workflowService.getClusterInfo({});
+  expect(cluster.serverVersion).toBeTruthy();
+});
+
+async function waitForNs(name: string) {
+  for (let i = 0; ; i++) {
+    try {
+      return await env.client.workflowService.describeNamespace({ namespace: name });
+    } catch (e) {
+      if (i > 50) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+test('workflow retry policy: a failed run is retried as a new run', async () => {
+  const h = await env.client.workflow.start(wf.retryingWorkflow, {
+    taskQueue: env.taskQueue,
+    workflowId: wid('wf-retry'),
+    retry: { maximumAttempts: 3, initialInterval: '100ms' },
+  });
+  expect(await h.result()).toBe(2);
+});

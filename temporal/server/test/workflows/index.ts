@@ -236,3 +236,9 @@ export async function signalThenComplete(): Promise<number> {
   await sleep(50);
   return n;
 }
+
+/** Fails its first attempt; the server's workflow retry policy starts attempt 2. */
+export async function retryingWorkflow(): Promise<number> {
+  if (workflowInfo().attempt < 2) throw ApplicationFailure.retryable('first attempt fails', 'Flaky');
+  return workflowInfo().attempt;
+}
