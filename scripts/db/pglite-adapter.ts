@@ -4,6 +4,7 @@
 // and the engine panics on pg_constraint.contype unless "char" is reported as a character column
 // (FACTS.md, "Prisma 7 offline"). Values are fetched as raw text and converted here, so the
 // engine sees the same shapes adapter-pg would give it.
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGlite, types } from '@electric-sql/pglite';
 import {
   ColumnTypeEnum,
@@ -182,6 +183,6 @@ export async function createPGliteAdapterFactory(db: PGlite): Promise<SqlMigrati
 
 /** A fresh in-memory PGlite as main and shadow database. Call `close()` when done. */
 export async function createInMemoryShadowAdapter(): Promise<SqlMigrationAwareDriverAdapterFactory & { close(): Promise<void> }> {
-  const db = await PGlite.create();
+  const db = await PGlite.create({ extensions: { pg_trgm } });
   return { ...(await createPGliteAdapterFactory(db)), close: () => db.close() };
 }

@@ -4,6 +4,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { DEFAULT_POOL_SIZE } from './client';
 import { lockDataDir } from './data-dir-lock';
@@ -37,7 +38,8 @@ export async function startEmbeddedDatabase(
   let server: PGLiteSocketServer | undefined;
   try {
     const pgdata = path.join(dataDir, 'pgdata');
-    db = await PGlite.create({ dataDir: pgdata });
+    // pg_trgm backs the contacts' general search index (ILIKE '%…%' on search_text).
+    db = await PGlite.create({ dataDir: pgdata, extensions: { pg_trgm } });
     // The server's default is one connection; extra pool connections would be reset (FACTS.md).
     server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: opts.maxConnections ?? DEFAULT_POOL_SIZE });
     await server.start();
