@@ -240,7 +240,7 @@ export class Engine {
   }
 
   ensureWft(tx: Tx, run: Run, delayed = false): void {
-    if (!run.running || run.s.wft || run.inflight) return;
+    if (!run.running || run.s.wft || run.inflight || run.s.wftRetry) return;
     if (run.s.firstWftAt && run.s.firstWftAt > Date.now() && !delayed) return;
     run.s.firstWftAt = undefined;
     this.scheduleWft(tx, run, 1);
@@ -570,6 +570,7 @@ export class Engine {
       if (s.runDeadline) want.set('run', s.runDeadline);
       if (s.execDeadline) want.set('exec', s.execDeadline);
       if (s.firstWftAt && !s.wft) want.set('firstwft', s.firstWftAt);
+      if (s.wftRetry && !s.wft) want.set('wftretry', s.wftRetry.at);
       if (run.inflight) want.set('wft', run.inflight.at + s.wftTimeoutMs);
       for (const t of Object.values(s.timers)) want.set('t:' + t.id, t.fireAt);
       for (const a of Object.values(s.acts)) {
@@ -743,11 +744,12 @@ export class Engine {
     for (const run of this.runs.values()) {
       if (!run.running) continue;
       this.arm(run);
-      // A task that was in flight when the server stopped is simply handed out again.
-      if (run.s.buffered.length > 0 && !run.s.wft) {
+      // A task that was in flight when the server stopped is simply handed out again; events
+      // buffered behind it can enter the history now.
+      if (run.s.buffered.length > 0) {
         void this.run((tx) => {
           this.flushBuffered(tx, run);
-          this.ensureWft(tx, run);
+          if (!run.s.wftRetry) this.ensureWft(tx, run);
         });
       }
       this.enqueueWft(run);

@@ -80,6 +80,8 @@ export interface RunState {
   execDeadline?: number;
   /** Delayed first workflow task (start delay / cron / retry backoff). */
   firstWftAt?: number;
+  /** A failed workflow task is retried after a short backoff (persisted so a restart keeps it). */
+  wftRetry?: { at: number; attempt: number };
   retry?: RetrySpec;
   /** The scheduled (not yet completed) workflow task. */
   wft?: { sid: number; attempt: number; at: number };

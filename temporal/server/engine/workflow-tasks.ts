@@ -16,6 +16,13 @@ function inflightRun(engine: Engine, token: Uint8Array | null | undefined): Run 
   const t = decodeToken(token);
   const run = engine.runs.get(engine.key(t.ns, t.r));
   if (!run || !run.running || !run.inflight || run.inflight.sid !== t.s || run.inflight.attempt !== t.a || t.k !== 'w') {
+    engine.log('debug', 'workflow task not found', {
+      runId: t.r,
+      status: run?.s.status,
+      inflight: run?.inflight?.sid,
+      token: { s: t.s, a: t.a, k: t.k },
+      type: run?.s.type,
+    });
     throw notFound('Workflow task not found.');
   }
   return run;
@@ -120,15 +127,9 @@ export async function failWorkflowTask(engine: Engine, req: FailReq): Promise<vo
   engine.flushBuffered(tx, run);
   engine.requeueQueries(run, sid);
   // Retrying at once would spin on a deterministic bug; back off a little per attempt.
-  const delay = Math.min(attempt * 1000, 10_000);
+  run.s.wftRetry = { at: Date.now() + Math.min(attempt * 1000, 10_000), attempt: attempt + 1 };
   tx.runs.add(run);
   await engine.commit(tx);
-  engine.timers.at(Date.now() + delay, () => {
-    void engine.run((tx2) => {
-      if (run.running && !run.s.wft && !run.inflight) engine.scheduleWft(tx2, run, attempt + 1);
-      engine.dispatchQueries(run);
-    });
-  });
 }
 
 function isClosing(t: number): boolean {
@@ -156,6 +157,16 @@ export function registerWorkflowDeadlines(engine: Engine): void {
       engine.flushBuffered(tx, run);
       engine.requeueQueries(run, sid);
       engine.scheduleWft(tx, run, attempt + 1);
+    });
+  });
+  engine.deadlineHandlers.set('wftretry', (run) => {
+    const r = run.s.wftRetry;
+    if (!r || r.at > Date.now()) return;
+    void engine.run((tx) => {
+      run.s.wftRetry = undefined;
+      tx.runs.add(run);
+      if (!run.s.wft && !run.inflight) engine.scheduleWft(tx, run, r.attempt);
+      tx.after.push(() => engine.dispatchQueries(run));
     });
   });
   engine.deadlineHandlers.set('firstwft', (run) => {

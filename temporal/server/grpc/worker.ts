@@ -113,6 +113,15 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
       return settle((tx) => canceledActivity(engine, tx, run, act, r.details, r.identity ?? ''));
     }),
 
+    ResetStickyTaskQueue: def<ws.IResetStickyTaskQueueRequest>(async (r) => {
+      const run = engine.getRun(nsName(r.namespace), r.execution?.workflowId, r.execution?.runId);
+      if (run.sticky) {
+        run.sticky = undefined;
+        if (run.running && run.s.wft && !run.inflight) engine.enqueueWft(run);
+      }
+      return {};
+    }),
+
     ShutdownWorker: def<ws.IShutdownWorkerRequest>(async (r) => {
       if (r.stickyTaskQueue) engine.dropSticky(nsName(r.namespace), r.stickyTaskQueue);
       return {};

@@ -1,4 +1,5 @@
 /** Namespaces, system info, start/complete, activities, timers, signals, queries. */
+import Long from 'long';
 import { Env, setup, wid } from './helpers';
 import * as wf from './workflows';
 
@@ -45,12 +46,12 @@ test('signals and queries', async () => {
 
 test('register, describe and list namespaces', async () => {
   const name = `ns-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  await env.client.workflowService.registerNamespace({ namespace: name, workflowExecutionRetentionPeriod: { seconds: 86400 } });
+  await env.client.workflowService.registerNamespace({ namespace: name, workflowExecutionRetentionPeriod: { seconds: Long.fromNumber(86400) } });
   const d = await waitForNs(name);
   expect(d.namespaceInfo?.name).toBe(name);
   const all = await env.client.workflowService.listNamespaces({});
   expect(all.namespaces?.map((n) => n.namespaceInfo?.name)).toEqual(expect.arrayContaining(['default', name]));
-  await expect(env.client.workflowService.registerNamespace({ namespace: name, workflowExecutionRetentionPeriod: { seconds: 86400 } })).rejects.toThrow();
+  await expect(env.client.workflowService.registerNamespace({ namespace: name, workflowExecutionRetentionPeriod: { seconds: Long.fromNumber(86400) } })).rejects.toThrow();
   await expect(env.client.workflowService.describeNamespace({ namespace: `missing-${name}` })).rejects.toThrow();
   const cluster = await env.client.workflowService.getClusterInfo({});
   expect(cluster.serverVersion).toBeTruthy();
