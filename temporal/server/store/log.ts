@@ -6,9 +6,9 @@
  * Appends that arrive while an fsync is running are written together by the next one (group
  * commit), which keeps throughput high with few disk flushes.
  *
- * Records are idempotent (a run record carries the full run state plus the events it added,
- * tagged with their first event id), so replaying the log on top of a newer snapshot is safe:
- * this is what makes compaction crash-safe without coordination.
+ * Every log line carries a sequence number and the snapshot records the last one it covers,
+ * so a crash between writing a snapshot and truncating the log replays nothing twice: that is
+ * what makes compaction crash-safe.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -49,7 +49,14 @@ export interface Loaded<S> {
   runs: LoadedRun<S>[];
 }
 
-const COMPACT_BYTES = 128 * 1024 * 1024;
+/** Log size that triggers compaction (overridable for tests). */
+const compactBytes = (): number => Number(process.env.TEMPORAL_COMPACT_BYTES) || 128 * 1024 * 1024;
+
+interface SeqLine {
+  /** Sequence number of a log line; a snapshot header carries the last one it includes. */
+  q?: number;
+  k: string;
+}
 
 export class Store<S> {
   private fd: number | undefined;
@@ -59,6 +66,7 @@ export class Store<S> {
   private logBytes = 0;
   private closed = false;
   private lockFd: number | undefined;
+  private seq = 0;
 
   private constructor(
     private readonly dir: string | undefined,
@@ -77,6 +85,7 @@ export class Store<S> {
     store.lock(dir);
     const nsByName = new Map<string, NamespaceRecord>();
     const runs = new Map<string, LoadedRun<S>>();
+    let covered = 0;
     const apply = (rec: LogRecord<S>): void => {
       if (rec.k === 'ns') {
         nsByName.set(rec.name, rec);
@@ -99,11 +108,22 @@ export class Store<S> {
       const text = fs.readFileSync(p, 'utf8');
       for (const line of text.split('\n')) {
         if (!line) continue;
+        let rec: LogRecord<S> & SeqLine;
         try {
-          apply(JSON.parse(line) as LogRecord<S>);
+          rec = JSON.parse(line) as LogRecord<S> & SeqLine;
         } catch {
-          // A torn final line from a crash mid-write was never acknowledged: ignore it.
+          continue; // a torn final line from a crash mid-write was never acknowledged
         }
+        if ((rec.k as string) === 'hdr') {
+          covered = rec.q ?? 0;
+          store.seq = Math.max(store.seq, covered);
+          continue;
+        }
+        if (file === 'log.jsonl' && rec.q !== undefined) {
+          if (rec.q <= covered) continue; // already in the snapshot
+          store.seq = Math.max(store.seq, rec.q);
+        }
+        apply(rec);
       }
     }
     loaded.namespaces = [...nsByName.values()];
@@ -137,7 +157,7 @@ export class Store<S> {
     if (!this.dir || records.length === 0) return Promise.resolve();
     if (this.closed) return Promise.reject(new Error('store closed'));
     let text = '';
-    for (const r of records) text += JSON.stringify(r) + '\n';
+    for (const r of records) text += JSON.stringify({ ...r, q: ++this.seq }) + '\n';
     this.pending.push(text);
     const p = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     if (!this.flushing) void this.flush();
@@ -153,7 +173,7 @@ export class Store<S> {
         this.pending = [];
         this.waiters = [];
         try {
-          if (this.logBytes > COMPACT_BYTES) await this.compact();
+          if (this.logBytes > compactBytes()) await this.compact();
           await writeAll(this.fd!, Buffer.from(chunk, 'utf8'));
           await new Promise<void>((res, rej) => fs.fdatasync(this.fd!, (e) => (e ? rej(e) : res())));
           this.logBytes += Buffer.byteLength(chunk);
@@ -173,7 +193,8 @@ export class Store<S> {
     const tmp = path.join(dir, 'snapshot.tmp');
     const fd = fs.openSync(tmp, 'w');
     try {
-      let buf = '';
+      // Everything appended so far (even still unwritten) is already in the in-memory state.
+      let buf = JSON.stringify({ k: 'hdr', q: this.seq }) + '\n';
       for (const rec of this.snapshotProvider()) {
         buf += JSON.stringify(rec) + '\n';
         if (buf.length > 1 << 20) {

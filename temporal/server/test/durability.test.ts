@@ -44,6 +44,25 @@ describe('restart of an in-process server on the same data directory', () => {
   });
 });
 
+describe('restart after log compaction', () => {
+  let env: Env;
+  beforeAll(async () => {
+    process.env.TEMPORAL_COMPACT_BYTES = '4096'; // compact every few records
+    env = await setup({ durable: true });
+  });
+  afterAll(async () => {
+    delete process.env.TEMPORAL_COMPACT_BYTES;
+    await env?.close();
+  });
+  test('workflows continue after restart from a compacted store', async () => {
+    await scenario(env);
+    if (env.dataDir) {
+      const fs = await import('fs');
+      expect(fs.existsSync(`${env.dataDir}/snapshot.jsonl`)).toBe(true);
+    }
+  });
+});
+
 describe('SIGKILL of a server running in a child process', () => {
   let env: Env;
   beforeAll(async () => {
