@@ -206,15 +206,23 @@ describe('industries and their sectors', () => {
 });
 
 describe('reference data used by contacts', () => {
-  /** False while the contacts operations do not exist yet (parallel development). */
-  const contactsExist = (res: ApiResponse) => !(res.status === 404 && res.body?.message === 'No such operation');
-
   test('a category in use cannot be deleted', async () => {
     const category = await createId('/contact_categories', { code: 'VIP', name: 'Very important' });
     const contact = await create('/contacts', { contact_type: 'PERSON', first_name: 'Ada', last_name: 'Lovelace', category_id: category });
-    if (!contactsExist(contact)) return;
     expect(contact.status).toBe(200);
     expectError(await api('DELETE', `/contact_categories/${category}`, { key: a.secretKey }), 409, 'IN_USE');
+  });
+
+  test("an account classification used by a contact's account cannot be deleted", async () => {
+    const classification = await createId('/account_classifications', { code: 'GOLD', name: 'Gold' });
+    const contact = await create('/contacts', {
+      contact_type: 'PERSON',
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      accounts: [{ name: 'Main', is_primary: true, currency_code: 'EUR', classification_id: classification }],
+    });
+    expect(contact.status).toBe(200);
+    expectError(await api('DELETE', `/account_classifications/${classification}`, { key: a.secretKey }), 409, 'IN_USE');
   });
 
   test('an industry or sector in use cannot be deleted', async () => {
@@ -225,7 +233,6 @@ describe('reference data used by contacts', () => {
       company_name: 'Corner Shop Ltd',
       company_profile: { industry_id: industry, industry_sectors: [sector] },
     });
-    if (!contactsExist(contact)) return;
     expect(contact.status).toBe(200);
     expectError(await api('DELETE', `/industries/${industry}/sectors/${sector}`, { key: a.secretKey }), 409, 'IN_USE');
     expectError(await api('DELETE', `/industries/${industry}`, { key: a.secretKey }), 409, 'IN_USE');
@@ -250,6 +257,18 @@ describe('name display settings', () => {
 
     expectError(await api('PUT', '/name_display_settings', { key: tenant.secretKey, body: { format: 'SIDEWAYS' } }), 400, 'INVALID_REQUEST', 'format');
     expectError(await api('PUT', '/name_display_settings', { key: tenant.secretKey, body: {} }), 400, 'INVALID_REQUEST', 'format');
+  });
+
+  test("the setting shapes a contact's contact_name", async () => {
+    const tenant = await createTenant('Reference contact names');
+    const created = await create('/contacts', { contact_type: 'PERSON', title: 'Dr', first_name: 'Ada', last_name: 'Lovelace' }, tenant.secretKey);
+    expect(created.status).toBe(200);
+    const name = async () => (await api('GET', `/contacts/${created.body.id}`, { key: tenant.secretKey })).body.contact_name;
+    expect(await name()).toBe('Ada Lovelace');
+    await api('PUT', '/name_display_settings', { key: tenant.secretKey, body: { format: 'LAST_COMMA_FIRST' } });
+    expect(await name()).toBe('Lovelace, Ada');
+    await api('PUT', '/name_display_settings', { key: tenant.secretKey, body: { format: 'TITLE_FIRST_LAST' } });
+    expect(await name()).toBe('Dr Ada Lovelace');
   });
 });
 
