@@ -38,6 +38,6 @@ export async function createReference(key: string, path: string, name: string): 
 }
 
 export async function search(key: string, query: Record<string, string | number | boolean>): Promise<ApiResponse> {
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   return call(key, 'GET', `/contacts?${qs}`);
 }
