@@ -3,7 +3,8 @@
  * Starts the embedded server in-process (or uses TEMPORAL_ADDRESS) and a worker in this process,
  * then runs N concurrent starters that each execute workflows back to back (start → result).
  * Knobs: BENCH_SECONDS (per scenario, default 5), BENCH_MAX (workflows per scenario, default 3000),
- * BENCH_CONCURRENCY (default "1,10,50"), BENCH_IN_MEMORY=1 (embedded server without a data directory).
+ * BENCH_CONCURRENCY (default "1,10,50"), BENCH_IN_MEMORY=1 (embedded server without a data directory),
+ * BENCH_GZIP=1 (the SDK default request compression, off here as for loopback in src/worker.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -29,6 +30,8 @@ interface Result {
   perSecond: number;
   p50: number;
   p99: number;
+  /** Process CPU (all threads: server, worker, client) per completed workflow: robust to a busy machine. */
+  cpuMsPerWorkflow: number;
   firstError?: string;
 }
 
@@ -52,6 +55,7 @@ async function runScenario(client: Client, taskQueue: string, sc: Scenario, star
   let issued = 0;
   const deadline = performance.now() + seconds * 1000;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const starter = async (s: number): Promise<void> => {
     while (performance.now() < deadline && issued < max) {
       const i = issued++;
@@ -71,6 +75,7 @@ async function runScenario(client: Client, taskQueue: string, sc: Scenario, star
   };
   await Promise.all(Array.from({ length: starters }, (_, s) => starter(s)));
   const elapsed = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   latencies.sort((a, b) => a - b);
   return {
     scenario: sc.name,
@@ -81,13 +86,14 @@ async function runScenario(client: Client, taskQueue: string, sc: Scenario, star
     perSecond: latencies.length / elapsed,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
+    cpuMsPerWorkflow: (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length),
     firstError,
   };
 }
 
 function printTable(results: Result[]): void {
   const rows = [
-    ['workflow', 'starters', 'completed', 'errors', 'seconds', 'wf/s', 'p50 ms', 'p99 ms'],
+    ['workflow', 'starters', 'completed', 'errors', 'seconds', 'wf/s', 'p50 ms', 'p99 ms', 'CPU ms/wf'],
     ...results.map((r) => [
       r.scenario,
       String(r.starters),
@@ -97,6 +103,7 @@ function printTable(results: Result[]): void {
       r.perSecond.toFixed(1),
       r.p50.toFixed(1),
       r.p99.toFixed(1),
+      r.cpuMsPerWorkflow.toFixed(1),
     ]),
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
@@ -104,6 +111,9 @@ function printTable(results: Result[]): void {
     console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
     if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
+  const cores = os.cpus().length;
+  const [load1] = os.loadavg();
+  console.log(`\n${cores} CPUs, load average ${load1.toFixed(1)}: with other work running, wf/s and latency understate the server.`);
   for (const r of results) if (r.firstError) console.log(`${r.scenario} x${r.starters}: first error: ${r.firstError}`);
 }
 
@@ -121,7 +131,7 @@ async function main(): Promise<void> {
   console.log(`Temporal at ${address} (${server ? 'embedded, in-process' : 'external'}), task queue ${taskQueue}`);
 
   const activities: BenchActivities = { echo: async (n) => n };
-  const nativeConnection = await NativeConnection.connect({ address });
+  const nativeConnection = await NativeConnection.connect({ address, ...(process.env.BENCH_GZIP ? {} : { grpcCompression: { codec: 'none' } }) });
   const worker = await Worker.create({
     connection: nativeConnection,
     namespace,
