@@ -46,6 +46,9 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
     await engine.commit(tx);
   }
   engine.recover(loaded.runs);
+  const e0 = engine;
+  const purge = setInterval(() => void e0.purgeExpired().catch((err) => log('error', 'retention purge failed', { error: String(err) })), 10 * 60_000);
+  purge.unref();
 
   const server = new grpc.Server({
     'grpc.max_receive_message_length': 128 * 1024 * 1024,
@@ -72,6 +75,7 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
     close: () =>
       (closing ??= (async () => {
         // Answer the long polls first so workers see an empty poll rather than a hang.
+        clearInterval(purge);
         const shut = e.shutdown();
         await new Promise<void>((resolve) => {
           const t = setTimeout(() => {

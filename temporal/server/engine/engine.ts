@@ -769,6 +769,26 @@ export class Engine {
     );
   }
 
+  /** Drops closed runs older than their namespace's retention period. */
+  purgeExpired(now = Date.now()): Promise<void> {
+    const tx = new Tx();
+    for (const [key, run] of this.runs) {
+      if (run.running || !run.s.closeTime) continue;
+      let days = 1;
+      try {
+        days = this.namespaces.get(run.ns).retentionDays;
+      } catch {
+        /* namespace gone: default retention */
+      }
+      if (run.s.closeTime + days * 86400_000 > now) continue;
+      this.runs.delete(key);
+      const curKey = `${run.ns}/${run.s.workflowId}`;
+      if (this.current.get(curKey) === run) this.current.delete(curKey);
+      tx.ns.push({ k: 'del', ns: run.ns, runId: run.s.runId });
+    }
+    return tx.ns.length ? this.commit(tx) : Promise.resolve();
+  }
+
   async shutdown(): Promise<void> {
     this.closed = true;
     this.timers.stop();

@@ -29,6 +29,13 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
     return {};
   };
 
+  /** Heartbeat details are persisted (the SDK throttles heartbeats, so this stays cheap). */
+  const heartbeat = async (run: Run, act: ActivityState, details: ws.IRecordActivityTaskHeartbeatRequest['details']) => {
+    const cancelRequested = recordHeartbeat(engine, run, act, details);
+    if (details) await settle((tx) => tx.runs.add(run));
+    return { cancelRequested };
+  };
+
   return {
     PollWorkflowTaskQueue: def<ws.IPollWorkflowTaskQueueRequest>(async (r, ctx) => {
       const ns = nsName(r.namespace);
@@ -72,12 +79,12 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
 
     RecordActivityTaskHeartbeat: def<ws.IRecordActivityTaskHeartbeatRequest>(async (r) => {
       const { run, act } = byToken(r.taskToken);
-      return { cancelRequested: recordHeartbeat(engine, run, act, r.details) };
+      return heartbeat(run, act, r.details);
     }),
 
     RecordActivityTaskHeartbeatById: def<ws.IRecordActivityTaskHeartbeatByIdRequest>(async (r) => {
       const { run, act } = byId(r);
-      return { cancelRequested: recordHeartbeat(engine, run, act, r.details) };
+      return heartbeat(run, act, r.details);
     }),
 
     RespondActivityTaskCompleted: def<ws.IRespondActivityTaskCompletedRequest>(async (r) => {

@@ -35,7 +35,14 @@ export interface RunRecord<S> {
   ev: string[];
 }
 
-export type LogRecord<S> = NamespaceRecord | RunRecord<S>;
+/** A closed run dropped after the namespace's retention period. */
+export interface DeleteRecord {
+  k: 'del';
+  ns: string;
+  runId: string;
+}
+
+export type LogRecord<S> = NamespaceRecord | RunRecord<S> | DeleteRecord;
 
 export interface LoadedRun<S> {
   ns: string;
@@ -89,6 +96,10 @@ export class Store<S> {
     const apply = (rec: LogRecord<S>): void => {
       if (rec.k === 'ns') {
         nsByName.set(rec.name, rec);
+        return;
+      }
+      if (rec.k === 'del') {
+        runs.delete(`${rec.ns}/${rec.runId}`);
         return;
       }
       const key = `${rec.ns}/${rec.runId}`;
