@@ -29,8 +29,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
   mkdirSync(config.dataDir, { recursive: true });
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
-    for (const fn of closers.reverse()) await fn().catch((err) => log.error({ err }, 'shutdown step failed'));
+    for (const fn of closers.splice(0).reverse()) await fn().catch((err) => log.error({ err }, 'shutdown step failed'));
   };
+  // Temporal (server start, worker bundling) and the database are independent: start both at once.
+  const temporalStarting = startTemporal(config, log);
+  let temporal: TemporalHandle | undefined;
   try {
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
@@ -50,15 +53,15 @@ export async function startService(config: Config, log: Logger): Promise<Running
       printCredentials(credentials, file);
     }
 
-    const temporal: TemporalHandle = await startTemporal(config, log);
-    closers.push(() => temporal.close());
+    const running = (temporal = await temporalStarting);
+    closers.push(() => running.close());
 
     const { app } = createApp({
       config,
       db,
       log,
       jwtSecret: loadJwtSecret(config),
-      health: async () => ({ database: await pingDatabase(db), temporal: await temporal.ping() }),
+      health: async () => ({ database: await pingDatabase(db), temporal: await running.ping() }),
     });
     const tls = await loadTls(config);
     const server = createServer(app, tls, config.TRUST_PROXY);
@@ -69,9 +72,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
     closers.push(() => server.close());
     const port = (server.listener.address() as AddressInfo).port;
     const url = `https://localhost:${port}/backoffice/v1`;
-    log.info({ url, certificate: tls.source, temporal: temporal.address }, 'listening');
-    return { url, databaseUrl, temporalAddress: temporal.address, credentials, close };
+    log.info({ url, certificate: tls.source, temporal: running.address }, 'listening');
+    return { url, databaseUrl, temporalAddress: running.address, credentials, close };
   } catch (err) {
+    if (!temporal) await (await temporalStarting.catch(() => undefined))?.close();
     await close();
     throw err;
   }

@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 export interface ServiceProcess {
   url: string;
@@ -30,7 +29,8 @@ export function serviceEnv(dataDir: string, extra: Record<string, string> = {}):
 
 /** Starts `src/main.ts` (what `npm start` runs) and waits until it says where it listens. */
 export function startServiceProcess(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<ServiceProcess> {
-  const child = spawn(TSX, [path.join(ROOT, 'src/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // node --import tsx rather than the tsx CLI: signals reach the service itself, not a wrapper.
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -49,7 +49,8 @@ export function startServiceProcess(env: NodeJS.ProcessEnv, timeoutMs = 120_000)
           output: () => out,
           async stop(signal = 'SIGTERM') {
             if (child.exitCode !== null) return child.exitCode;
-            child.kill(signal);
+            // A second SIGTERM would not speed up a graceful stop; SIGKILL is always sent.
+            if (!child.killed || signal === 'SIGKILL') child.kill(signal);
             return exited;
           },
         });
