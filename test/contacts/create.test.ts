@@ -1,5 +1,6 @@
 // POST /contacts: both body shapes of spec 2.1, PERSON/COMPANY rules, uniqueness, primaries,
 // reference lookups, accounts made at creation, and the REGISTER_CONTACT event's transaction.
+import { api } from '../support/api';
 import { createTenant, type Tenant } from '../support/tenants';
 import { GUID, call, createContact, createReference, expectError, getContact, unique } from './contact-helpers';
 
@@ -241,4 +242,17 @@ test('authorisation: no key 401, a public key 403, a key without contacts:write 
   expect(made.status).toBe(200);
   expectError(await call(made.body.key, 'POST', '/contacts', { contact_type: 'PERSON', first_name: 'A', last_name: 'B' }), 403, 'FORBIDDEN');
   expect((await call(made.body.key, 'GET', '/contacts')).status).toBe(200);
+});
+
+test('Idempotency-Key: a repeated create returns the first answer and makes no second contact', async () => {
+  const code = unique('IDEM');
+  const body = { contact_type: 'PERSON', first_name: 'Once', last_name: 'Only', code };
+  const headers = { 'Idempotency-Key': unique('key') };
+  const first = await api('POST', '/contacts', { key, body, headers });
+  const second = await api('POST', '/contacts', { key, body, headers });
+  expect(first.status).toBe(200);
+  expect(second.status).toBe(200);
+  expect(second.body).toEqual(first.body);
+  const found = await call(key, 'GET', `/contacts?code=${code}`);
+  expect(found.body.paging.total).toBe(1);
 });

@@ -26,6 +26,13 @@ test('a code that looks like a GUID still finds its contact', async () => {
   expect((await getContact(key, code)).id).toBe(id);
 });
 
+test("when one contact's code equals another one's id, the id wins", async () => {
+  const first = await createContact(key);
+  const second = await createContact(key, { code: first });
+  expect((await getContact(key, first)).id).toBe(first);
+  expect((await getContact(key, second)).code).toBe(first);
+});
+
 test('contact_name follows the name display setting; a COMPANY shows its company name', async () => {
   const id = await createContact(key, { title: 'Dr', first_name: 'Ada', middle_name: 'King', last_name: 'Lovelace' });
   const company = await createContact(key, { contact_type: 'COMPANY', first_name: undefined, last_name: undefined, company_name: 'Analytical Engines' });

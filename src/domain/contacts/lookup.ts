@@ -9,7 +9,9 @@ import type { Ref } from './types';
  * Another organisation's contact is "not found", like an unknown one.
  */
 export async function findContact(tx: Tx, organisationId: string, idOrCode: string): Promise<Contact> {
-  const contact = await tx.contact.findFirst({ where: { organisationId, ...idOrCodeWhere(idOrCode) } });
+  const rows = await tx.contact.findMany({ where: { organisationId, ...idOrCodeWhere(idOrCode) }, take: 2 });
+  // Should one contact's id equal another one's code, the id wins: ids are what the API hands out.
+  const contact = rows.find((c) => isId(idOrCode) && c.id === normaliseId(idOrCode)) ?? rows[0];
   if (!contact) throw notFound('Contact');
   return contact;
 }
