@@ -4,6 +4,8 @@ import path from 'node:path';
 export interface Child<T> {
   ready: T;
   process: ChildProcess;
+  /** Sends a command and resolves with the child's `{ reply }` to it (one at a time). */
+  ask<R>(msg: object): Promise<R>;
   stop(): Promise<void>;
 }
 
@@ -28,6 +30,12 @@ export function startChild<T>(file: string, env: NodeJS.ProcessEnv, nodeArgs: st
       resolve({
         ready: msg as T,
         process: child,
+        ask<R>(msg: object) {
+          return new Promise<R>((done) => {
+            child.once('message', (answer) => done((answer as { reply: R }).reply));
+            child.send(msg);
+          });
+        },
         async stop() {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
           await exited;

@@ -7,16 +7,16 @@
  * 4. Loads GET /contacts/{id}, GET /contacts?search_value=..., POST /contacts with autocannon.
  *
  * Knobs: BENCH_CONNECTIONS (50), BENCH_SECONDS (12), BENCH_WARMUP (2), BENCH_CONTACTS (100000),
- * BENCH_ONLY (comma list of: ceiling,health,get,search,create), DATABASE_POOL_SIZE (50 on
- * PostgreSQL, 20 embedded), BENCH_PROFILE=1 (CPU profile of the service into ./bench-profiles).
+ * BENCH_ONLY (comma list of: ceiling,health,baseline,get,search,create), DATABASE_POOL_SIZE (50 on
+ * PostgreSQL, 20 embedded), BENCH_PROFILE=1 (CPU profile of each measured service run into ./bench-profiles).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createPrismaClient } from '../src/db/client';
 import { createApiKey } from '../src/domain/identity/api-keys';
 import { createOrganisation } from '../src/domain/identity/organisations';
-import { startChild } from './children';
+import { startChild, type Child } from './children';
 import { runLoad, type LoadResult, type LoadSpec } from './load';
 import { pick, rng, seedContacts } from './seed';
 import { AIMS, printTable } from './report';
@@ -29,21 +29,47 @@ const CONTACTS = Number(env.BENCH_CONTACTS ?? 100_000);
 const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : null;
 const POSTGRES = Boolean(env.DATABASE_URL);
 const POOL = env.DATABASE_POOL_SIZE ?? (POSTGRES ? '50' : '20');
+const PROFILE = env.BENCH_PROFILE === '1';
+const PROFILE_DIR = path.resolve('bench-profiles');
 const wanted = (name: string) => !ONLY || ONLY.has(name);
 const log = (line: string) => process.stdout.write(`${line}\n`);
+/** Other processes on the machine skew every figure: each run records how busy it was. */
+const loadAverage = () => os.loadavg()[0].toFixed(1);
 
-/** A short warm-up (JIT, pools, caches) before each measured run. */
-async function measure(spec: LoadSpec): Promise<LoadResult> {
+type Service = Child<{ url: string; databaseUrl: string }>;
+type Stats = { cpuMicros: number; statements?: number };
+
+/**
+ * A short warm-up (JIT, pools, caches) before each measured run. The run also records the
+ * server's CPU time and SQL statements per request and, for the service with BENCH_PROFILE=1,
+ * a CPU profile of it.
+ */
+async function measure(spec: LoadSpec, server: Child<unknown>, service = false): Promise<LoadResult> {
   if (WARMUP > 0) await runLoad({ ...spec, seconds: WARMUP });
-  log(`  measuring ${spec.name} (${spec.connections} connections, ${spec.seconds} s)`);
-  return runLoad(spec);
+  log(`  measuring ${spec.name} (${spec.connections} connections, ${spec.seconds} s; load average ${loadAverage()})`);
+  const before = await server.ask<Stats>({ cmd: 'stats' });
+  if (PROFILE && service) await server.ask({ cmd: 'profile-start' });
+  const result = await runLoad(spec);
+  if (PROFILE && service) {
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    const file = path.join(PROFILE_DIR, `${spec.name.replace(/[^a-z0-9]+/gi, '_')}.cpuprofile`);
+    await server.ask({ cmd: 'profile-stop', file });
+    log(`  CPU profile: ${file} (summary: npx tsx bench/profile-summary.ts ${path.relative(process.cwd(), file)})`);
+  }
+  const after = await server.ask<Stats>({ cmd: 'stats' });
+  const per = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || !result.requests ? undefined : (a - b) / result.requests);
+  return {
+    ...result,
+    statementsPerRequest: per(after.statements, before.statements),
+    cpuMsPerRequest: per(after.cpuMicros / 1000, before.cpuMicros / 1000),
+  };
 }
 
 async function ceiling(): Promise<LoadResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-hello-'));
   const hello = await startChild<{ url: string }>('hello-server.ts', { PATH: env.PATH, HOME: env.HOME, DATA_DIR: dir });
   try {
-    return await measure({ name: 'ceiling: bare node:https', url: `${hello.ready.url}/`, connections: CONNECTIONS, seconds: SECONDS });
+    return await measure({ name: 'ceiling: bare node:https', url: `${hello.ready.url}/`, connections: CONNECTIONS, seconds: SECONDS }, hello);
   } finally {
     await hello.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -96,6 +122,7 @@ async function main() {
   if (POSTGRES) {
     log(`WARNING: DATABASE_URL is set: this run WRITES ${CONTACTS} contacts and more into that database (${redact(env.DATABASE_URL!)}). Use a throw-away database.`);
   }
+  const startLoad = loadAverage();
   const results: LoadResult[] = [];
   let ceilingRps: number | undefined;
   if (wanted('ceiling')) {
@@ -105,16 +132,19 @@ async function main() {
   }
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-service-'));
-  const profile = env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve('bench-profiles')}`] : [];
-  const service = await startChild<{ url: string; databaseUrl: string }>('service-child.ts', serviceEnv(dataDir), profile);
+  const service: Service = await startChild('service-child.ts', serviceEnv(dataDir));
   let seedLine = '';
   try {
     const base = service.ready.url;
     log(`Service at ${base} on ${POSTGRES ? 'PostgreSQL' : 'the embedded database (PGlite)'}, pool ${POOL}`);
     const { organisationId, key } = await tenant(service.ready.databaseUrl);
     const headers = { api_key: key, 'content-type': 'application/json' };
-    if (wanted('health')) results.push(await measure({ name: 'GET /health (no auth, 1 query)', url: `${base}/health`, connections: CONNECTIONS, seconds: SECONDS }));
+    if (wanted('health')) results.push(await measure({ name: 'GET /health (no auth; DB + Temporal ping)', url: `${base}/health`, connections: CONNECTIONS, seconds: SECONDS }, service, true));
 
+    // The framework's floor: authentication (cached key), routing, validation, one small query.
+    if (wanted('baseline')) {
+      results.push(await measure({ name: 'GET /name_display_settings (auth + 1 query)', url: `${base}/name_display_settings`, connections: CONNECTIONS, seconds: SECONDS, headers }, service, true));
+    }
     const probe = await fetchStatus(`${base}/contacts?size=1`, key);
     if (probe === 404) {
       log('GET /contacts answers 404: the contacts API is not there yet; contact scenarios skipped.');
@@ -130,13 +160,13 @@ async function main() {
         results.push(await measure({
           name: 'GET /contacts/{id}', url: url(`/contacts/${seed.ids[0]}`), connections: CONNECTIONS, seconds: SECONDS, headers,
           next: () => ({ path: `${basePath}/contacts/${pick(random, seed.ids)}` }),
-        }));
+        }, service, true));
       }
       if (wanted('search')) {
         results.push(await measure({
           name: 'GET /contacts?search_value=', url: url('/contacts?search_value=lind'), connections: CONNECTIONS, seconds: SECONDS, headers,
           next: () => ({ path: `${basePath}/contacts?search_value=${encodeURIComponent(pick(random, seed.searchTerms))}` }),
-        }));
+        }, service, true));
       }
       if (wanted('create')) {
         const run = Date.now().toString(36);
@@ -144,7 +174,7 @@ async function main() {
         results.push(await measure({
           name: 'POST /contacts', url: url('/contacts'), method: 'POST', connections: CONNECTIONS, seconds: SECONDS, headers,
           next: () => ({ body: contactBody(run, n++, random) }),
-        }));
+        }, service, true));
       }
     }
   } finally {
@@ -153,7 +183,7 @@ async function main() {
   }
 
   log('');
-  log(`Database: ${POSTGRES ? 'PostgreSQL' : 'embedded (PGlite)'}; ${CONNECTIONS} connections; ${os.cpus().length} CPUs shared by load generator, service and database.`);
+  log(`Database: ${POSTGRES ? 'PostgreSQL' : 'embedded (PGlite)'}; ${CONNECTIONS} connections; ${os.cpus().length} CPUs shared by load generator, service and database; load average ${startLoad} at start, ${loadAverage()} at end.`);
   if (seedLine) log(seedLine);
   printTable(results, ceilingRps, POSTGRES, log);
   log('');

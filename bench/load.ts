@@ -24,6 +24,10 @@ export interface LoadResult {
   errors: number;
   non2xx: number;
   statusCodes: Record<string, number>;
+  /** SQL statements the service sent per response, when it can tell. */
+  statementsPerRequest?: number;
+  /** CPU milliseconds (user + system) the server process spent per response. */
+  cpuMsPerRequest?: number;
 }
 
 interface AutocannonRequest {

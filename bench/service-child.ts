@@ -1,14 +1,61 @@
 // The service under load (child process of bench/contacts.ts). A child rather than in-process:
 // autocannon in the same process would share the service's event loop and distort both.
+// Over IPC it also answers how many SQL statements it sent and how much CPU it used (so runs
+// on a busy machine still show the cost per request) and, with BENCH_PROFILE, records a
+// CPU profile of exactly one measured run.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { Client } from 'pg';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/log';
 import { startService } from '../src/service';
+
+export type ChildCommand = { cmd: 'stats' } | { cmd: 'profile-start' } | { cmd: 'profile-stop'; file: string };
+
+/** Every statement of @prisma/adapter-pg goes through pg's Client#query. */
+let statements = 0;
+const originalQuery = Client.prototype.query;
+Client.prototype.query = function countedQuery(this: Client, ...args: unknown[]) {
+  statements++;
+  return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof Client.prototype.query;
+
+const session = new Session();
+
+function post(method: string, params?: object): Promise<unknown> {
+  return new Promise((resolve, reject) => session.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result))));
+}
+
+async function handle(msg: ChildCommand): Promise<unknown> {
+  switch (msg.cmd) {
+    case 'stats': {
+      const cpu = process.cpuUsage();
+      return { statements, cpuMicros: cpu.user + cpu.system };
+    }
+    case 'profile-start':
+      session.connect();
+      await post('Profiler.enable');
+      await post('Profiler.start');
+      return {};
+    case 'profile-stop': {
+      const { profile } = (await post('Profiler.stop')) as { profile: object };
+      session.disconnect();
+      writeFileSync(msg.file, JSON.stringify(profile));
+      return { file: msg.file };
+    }
+  }
+}
 
 async function main() {
   const config = loadConfig();
   const service = await startService(config, createLogger(config.LOG_LEVEL));
   process.send?.({ url: service.url, databaseUrl: service.databaseUrl });
-  // Profiles (BENCH_PROFILE) are written only on a normal exit, so SIGTERM must exit cleanly.
+  process.on('message', (msg: ChildCommand) => {
+    handle(msg).then(
+      (reply) => process.send?.({ reply }),
+      (err) => process.send?.({ reply: { error: String(err) } }),
+    );
+  });
   process.on('SIGTERM', () => {
     service.close().then(
       () => process.exit(0),
