@@ -4,8 +4,8 @@
  * so retries never show up in the history.
  */
 import { randomUUID } from 'crypto';
-import { api, durMs, enums, IFailure, IPayloads, msDur, ts, encodeEvent, L } from '../proto';
-import { Engine, Tx, ActTask, encodeToken, decodeToken, retrySpec, retryPolicyOf, backoff, TaskToken } from './engine';
+import { api, durMs, enums, IFailure, IPayloads, msDur, ts, L } from '../proto';
+import { Engine, Tx, ActTask, encodeToken, retrySpec, retryPolicyOf, backoff, TaskToken } from './engine';
 import { ActivityState, Run } from './state';
 import { notFound } from '../grpc/errors';
 
@@ -267,5 +267,3 @@ export function recordHeartbeat(engine: Engine, run: Run, act: ActivityState, de
   engine.arm(run);
   return act.cancelRequestedId !== undefined;
 }
-
-export { decodeToken, encodeEvent };

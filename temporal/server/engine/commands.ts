@@ -4,7 +4,7 @@
  * follow-up transaction, as in Temporal, and reports back to this run through events.
  */
 import { api, durMs, enums, ICommand, msDur } from '../proto';
-import { Engine, Tx, encodeFields, retrySpec, retryPolicyOf } from './engine';
+import { Engine, Tx, encodeFields } from './engine';
 import { Run } from './state';
 import { scheduleActivity, cancelActivity } from './activities';
 import { randomUUID } from 'crypto';
@@ -16,6 +16,15 @@ const Cause = enums.WorkflowTaskFailedCause;
 /** Rejects commands the server cannot carry out; the whole task then fails (and is retried). */
 export function validateCommands(commands: ICommand[]): { cause: number; message: string } | undefined {
   for (const c of commands) {
+    const name = enumName(c.commandType ?? 0);
+    // Every command carries its attributes in the field named after its type.
+    const field = name
+      .replace(/^COMMAND_TYPE_/, '')
+      .toLowerCase()
+      .replace(/_([a-z])/g, (_, x: string) => x.toUpperCase());
+    if (name && !(c as Record<string, unknown>)[`${field}CommandAttributes`]) {
+      return { cause: Cause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND, message: `${name} is missing its attributes.` };
+    }
     switch (c.commandType) {
       case C.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK: {
         const a = c.scheduleActivityTaskCommandAttributes;
@@ -35,6 +44,13 @@ export function validateCommands(commands: ICommand[]): { cause: number; message
           return { cause: Cause.WORKFLOW_TASK_FAILED_CAUSE_BAD_START_TIMER_ATTRIBUTES, message: 'A valid timer id and a positive StartToFireTimeout are required.' };
         }
         break;
+      case C.COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION: {
+        const a = c.startChildWorkflowExecutionCommandAttributes;
+        if (!a?.workflowId || !a.workflowType?.name) {
+          return { cause: Cause.WORKFLOW_TASK_FAILED_CAUSE_BAD_START_CHILD_EXECUTION_ATTRIBUTES, message: 'WorkflowId and WorkflowType are required.' };
+        }
+        break;
+      }
       case C.COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK:
       case C.COMMAND_TYPE_CANCEL_TIMER:
       case C.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION:
@@ -43,7 +59,6 @@ export function validateCommands(commands: ICommand[]): { cause: number; message
       case C.COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION:
       case C.COMMAND_TYPE_RECORD_MARKER:
       case C.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION:
-      case C.COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION:
       case C.COMMAND_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION:
       case C.COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
       case C.COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES:
@@ -56,6 +71,11 @@ export function validateCommands(commands: ICommand[]): { cause: number; message
     }
   }
   return undefined;
+}
+
+function enumName(v: number): string {
+  for (const [k, n] of Object.entries(C)) if (n === v) return k;
+  return '';
 }
 
 export function applyCommands(engine: Engine, tx: Tx, run: Run, commands: ICommand[], completedId: number, identity: string): void {
@@ -398,5 +418,3 @@ function findTarget(
   if (parentOnly && run.s.parent?.workflowId !== parentOnly.s.workflowId) return undefined;
   return run;
 }
-
-export { retrySpec, retryPolicyOf };

@@ -21,13 +21,19 @@ import {
   IFailure,
   enums,
   msDur,
-  durMs,
   num,
   ts,
   L,
 } from '../proto';
 import { attrsOf, makeEvent } from '../history/events';
-import { Run, RunState, RunStatus, RetrySpec, PendingQuery } from './state';
+import { Run, RunState, RunStatus, PendingQuery } from './state';
+import { encodeToken } from './tokens';
+import { encodeFields } from './fields';
+import { retrySpec, retryPolicyOf, backoff } from './retry';
+
+export { encodeToken, decodeToken, type TaskToken } from './tokens';
+export { encodeFields, decodeFields } from './fields';
+export { retrySpec, retryPolicyOf, backoff } from './retry';
 import { alreadyExists, invalid, notFound, ServiceError } from '../grpc/errors';
 import { status as grpcStatus } from '@grpc/grpc-js';
 
@@ -47,33 +53,6 @@ export interface ActTask {
   key: string;
   sid: number;
   attempt: number;
-}
-
-/** Task tokens are opaque to workers; ours are small JSON documents. */
-export interface TaskToken {
-  ns: string;
-  w: string;
-  r: string;
-  k: 'w' | 'a' | 'q';
-  s: number;
-  a: number;
-  q?: string;
-  /** Dispatch nonce: a task handed out again (after a restart) must not look like the old one. */
-  d?: number;
-}
-
-export function encodeToken(t: TaskToken): Uint8Array {
-  return Buffer.from(JSON.stringify(t), 'utf8');
-}
-
-export function decodeToken(b: Uint8Array | null | undefined): TaskToken {
-  try {
-    const t = JSON.parse(Buffer.from(b ?? []).toString('utf8')) as TaskToken;
-    if (typeof t.r !== 'string' || typeof t.s !== 'number') throw new Error();
-    return t;
-  } catch {
-    throw invalid('Invalid task token');
-  }
 }
 
 export class Tx {
@@ -806,44 +785,3 @@ export class Engine {
   }
 }
 
-// ---------------------------------------------------------------- helpers
-
-export function encodeFields(f: { [k: string]: import('../proto').IPayload } | null | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!f) return out;
-  for (const [k, v] of Object.entries(f)) {
-    out[k] = Buffer.from(api.common.v1.Payload.encode(v).finish()).toString('base64');
-  }
-  return out;
-}
-
-export function decodeFields(f: Record<string, string>): { [k: string]: import('../proto').IPayload } {
-  const out: { [k: string]: import('../proto').IPayload } = {};
-  for (const [k, v] of Object.entries(f)) out[k] = api.common.v1.Payload.decode(Buffer.from(v, 'base64'));
-  return out;
-}
-
-export function retrySpec(p: IRetryPolicy | null | undefined): RetrySpec {
-  const initialMs = durMs(p?.initialInterval) ?? 1000;
-  return {
-    initialMs,
-    coeff: p?.backoffCoefficient && p.backoffCoefficient >= 1 ? p.backoffCoefficient : 2,
-    maxIntervalMs: durMs(p?.maximumInterval) ?? initialMs * 100,
-    maxAttempts: p?.maximumAttempts ?? 0,
-    nonRetryable: p?.nonRetryableErrorTypes ?? [],
-  };
-}
-
-export function retryPolicyOf(r: RetrySpec): IRetryPolicy {
-  return {
-    initialInterval: msDur(r.initialMs),
-    backoffCoefficient: r.coeff,
-    maximumInterval: msDur(r.maxIntervalMs),
-    maximumAttempts: r.maxAttempts,
-    nonRetryableErrorTypes: r.nonRetryable,
-  };
-}
-
-export function backoff(r: RetrySpec, attempt: number): number {
-  return Math.min(r.initialMs * Math.pow(r.coeff, attempt - 1), r.maxIntervalMs);
-}

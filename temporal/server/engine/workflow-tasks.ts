@@ -2,7 +2,7 @@
  * Workflow task completion, failure and timeout, and the workflow-level deadlines. The
  * commands of a completed task are applied by commands.ts.
  */
-import { api, durMs, enums, IPayloads } from '../proto';
+import { api, durMs, enums } from '../proto';
 import { Engine, Tx, decodeToken } from './engine';
 import { Run } from './state';
 import { applyCommands, validateCommands } from './commands';
@@ -201,5 +201,3 @@ export function registerWorkflowDeadlines(engine: Engine): void {
     if (run.s.execDeadline && run.s.execDeadline <= Date.now()) timeout(run);
   });
 }
-
-export type { IPayloads };

@@ -2,7 +2,7 @@
 import { randomUUID } from 'crypto';
 import { status } from '@grpc/grpc-js';
 import { def, Handler } from './service';
-import { api, durMs, enums, ws } from '../proto';
+import { durMs, enums, ws } from '../proto';
 import { Engine, Tx, StartParams } from '../engine/engine';
 import { invalid, notFound, ServiceError } from './errors';
 
@@ -193,5 +193,3 @@ export function statusEnum(s: string): number {
       return S.WORKFLOW_EXECUTION_STATUS_TIMED_OUT;
   }
 }
-
-export type { api };

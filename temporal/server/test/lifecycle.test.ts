@@ -210,6 +210,16 @@ test('unimplemented and malformed calls are refused, not crashing the server', a
   const garbage = await call('StartWorkflowExecution', Buffer.from([0xff, 0xff, 0xff, 0x0f, 0x01]));
   const unimplemented = await call('PauseActivity', Buffer.alloc(0));
   raw.close();
+  // Garbage task tokens are refused as invalid arguments.
+  const bad = Buffer.from('not a token');
+  for (const call of [
+    () => env.client.workflowService.respondWorkflowTaskCompleted({ namespace: 'default', taskToken: bad }),
+    () => env.client.workflowService.respondActivityTaskCompleted({ namespace: 'default', taskToken: bad }),
+    () => env.client.workflowService.recordActivityTaskHeartbeat({ namespace: 'default', taskToken: bad }),
+  ]) {
+    const err = await call().catch((e: grpc.ServiceError) => e);
+    expect((err as grpc.ServiceError).code).toBe(grpc.status.INVALID_ARGUMENT);
+  }
   expect(garbage).toBeDefined();
   if (env.embedded) {
     expect(garbage!.code).toBe(grpc.status.INVALID_ARGUMENT);
