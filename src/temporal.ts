@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { startTemporalServer } from '../temporal/server';
 import { createActivities } from './activities';
 import type { Config } from './config';
@@ -19,6 +20,7 @@ export interface TemporalHandle {
  * RUN_WORKER=false (at scale, workers are separate processes).
  */
 export async function startTemporal(config: Config, log: Logger): Promise<TemporalHandle> {
+  installRuntime(log);
   const closers: Array<() => Promise<void>> = [];
   let address: string;
   if (config.TEMPORAL_ADDRESS) {
@@ -61,4 +63,21 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
       for (const fn of closers.reverse()) await fn();
     },
   };
+}
+
+let runtimeInstalled = false;
+
+/**
+ * The SDK's logs go through our JSON logger, and the SDK does not react to signals itself:
+ * main.ts decides the shutdown order (HTTP first, then the worker).
+ */
+function installRuntime(log: Logger) {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const level: LogLevel = log.isLevelEnabled('debug') ? 'DEBUG' : log.isLevelEnabled('info') ? 'INFO' : 'WARN';
+  const methods = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
+  Runtime.install({
+    shutdownSignals: [],
+    logger: new DefaultLogger(level, (entry) => log[methods[entry.level]]({ temporal: true, ...entry.meta }, entry.message)),
+  });
 }
