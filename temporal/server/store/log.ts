@@ -140,6 +140,7 @@ export class Store<S> {
     loaded.namespaces = [...nsByName.values()];
     loaded.runs = [...runs.values()];
     const logPath = path.join(dir, 'log.jsonl');
+    truncateTornTail(logPath);
     store.fd = fs.openSync(logPath, 'a');
     store.logBytes = fs.fstatSync(store.fd).size;
     return { store, loaded };
@@ -241,12 +242,50 @@ export class Store<S> {
   }
 }
 
+/**
+ * A crash mid-write can leave a partial last line (never acknowledged). Cut it off, or the next
+ * append would be glued to it and lost on the following load.
+ */
+function truncateTornTail(p: string): void {
+  if (!fs.existsSync(p)) return;
+  const size = fs.statSync(p).size;
+  if (size === 0) return;
+  const fd = fs.openSync(p, 'r+');
+  try {
+    const chunk = Buffer.alloc(Math.min(size, 1 << 20));
+    let end = size;
+    // Scan backwards for the last newline.
+    for (;;) {
+      const start = Math.max(0, end - chunk.length);
+      const n = fs.readSync(fd, chunk, 0, end - start, start);
+      const i = chunk.subarray(0, n).lastIndexOf(0x0a);
+      if (i >= 0) {
+        const keep = start + i + 1;
+        if (keep !== size) fs.ftruncateSync(fd, keep);
+        return;
+      }
+      if (start === 0) {
+        fs.ftruncateSync(fd, 0);
+        return;
+      }
+      end = start;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A live process with this pid that is a Node process (a recycled pid after a reboot is not). */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('node');
+  } catch {
+    return true; // no /proc (not Linux): trust the pid
   }
 }
 
