@@ -3,6 +3,7 @@ import { temporal } from '@temporalio/proto';
 import { Env, setup, wid, waitFor } from './helpers';
 import * as wf from './workflows';
 import { attempts } from './activities';
+import { ApplicationFailure } from '@temporalio/common';
 
 const RetryState = temporal.api.enums.v1.RetryState;
 let env: Env;
@@ -74,4 +75,17 @@ test('pending activity shows in describe; completion by id', async () => {
   expect(d.raw.pendingActivities![0].activityType?.name).toBe('slow');
   await env.client.activity.complete({ workflowId: h.workflowId, activityId }, 'done by id');
   expect(await h.result()).toBe('done by id');
+});
+
+test('heartbeat and failure by id (async completion client)', async () => {
+  const h = await env.client.workflow.start(wf.activityTimeouts, { taskQueue: env.taskQueue, workflowId: wid('fail-byid'), args: ['scheduleToStartLong'] });
+  const d = await waitFor(async () => {
+    const x = await h.describe();
+    return x.raw.pendingActivities?.length ? x : undefined;
+  });
+  const id = { workflowId: h.workflowId, activityId: d.raw.pendingActivities![0].activityId! };
+  await env.client.activity.heartbeat(id, 'progress-1');
+  await waitFor(async () => ((await h.describe()).raw.pendingActivities?.[0]?.heartbeatDetails?.payloads?.length ?? 0) > 0);
+  await env.client.activity.fail(id, ApplicationFailure.nonRetryable('gave up', 'External'));
+  expect(await h.result()).toBe('ApplicationFailure:undefined');
 });
