@@ -16,7 +16,7 @@ async function main() {
   }
   const log = createLogger(config.LOG_LEVEL);
   const service = await startService(config, log);
-  process.stdout.write(`Back-office API listening on ${service.url}\n`);
+  process.stdout.write(`Back-office API listening on ${service.url}\nTemporal frontend at ${service.temporalAddress}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -11,7 +11,7 @@ export default async function globalSetup() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-test-'));
   const service = await startServiceProcess(serviceEnv(dataDir));
   const stateFile = path.join(dataDir, 'test-state.json');
-  writeFileSync(stateFile, JSON.stringify({ url: service.url, dataDir }));
+  writeFileSync(stateFile, JSON.stringify({ url: service.url, temporalAddress: service.temporalAddress, dataDir }));
   process.env.BACKOFFICE_TEST_STATE = stateFile;
   (globalThis as { __service?: ServiceProcess }).__service = service;
 }

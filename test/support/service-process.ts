@@ -5,6 +5,7 @@ export const ROOT = path.resolve(__dirname, '../..');
 
 export interface ServiceProcess {
   url: string;
+  temporalAddress: string;
   child: ChildProcess;
   output: () => string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -40,11 +41,12 @@ export function startServiceProcess(env: NodeJS.ProcessEnv, timeoutMs = 120_000)
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /Back-office API listening on (\S+)/.exec(out);
+      const match = /Back-office API listening on (\S+)\nTemporal frontend at (\S+)/.exec(out);
       if (match) {
         clearTimeout(timer);
         resolve({
           url: match[1],
+          temporalAddress: match[2],
           child,
           output: () => out,
           async stop(signal = 'SIGTERM') {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 
 export interface TestState {
   url: string;
+  temporalAddress: string;
   dataDir: string;
 }
 
