@@ -33,6 +33,13 @@ test('parent close policy TERMINATE ends the child', async () => {
   await waitFor(async () => (await child.describe()).status.name === 'TERMINATED');
 });
 
+test('parent close policy REQUEST_CANCEL cancels the child', async () => {
+  const workflowId = wid('parent-reqcancel');
+  await env.client.workflow.execute(wf.childParent, { taskQueue: env.taskQueue, workflowId, args: ['requestCancel'] });
+  const child = env.client.workflow.getHandle(`${workflowId}-child`);
+  await waitFor(async () => (await child.describe()).status.name === 'CANCELLED');
+});
+
 test('parent close policy ABANDON leaves the child running', async () => {
   const workflowId = wid('parent-abandon');
   await env.client.workflow.execute(wf.childParent, { taskQueue: env.taskQueue, workflowId, args: ['abandon'] });

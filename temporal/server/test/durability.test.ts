@@ -42,6 +42,17 @@ describe('restart of an in-process server on the same data directory', () => {
   test('workflows continue after restart', async () => {
     await scenario(env);
   });
+  test('a new worker takes over cached (sticky) workflows of a stopped one', async () => {
+    const acc = await env.client.workflow.start(wf.accumulator, { taskQueue: env.taskQueue, workflowId: wid('takeover') });
+    await acc.signal(wf.addSignal, 1);
+    await waitFor(async () => (await acc.query(wf.totalQuery)) === 1);
+    await env.stopWorker();
+    await acc.signal(wf.addSignal, 2);
+    await env.startWorker();
+    await waitFor(async () => (await acc.query(wf.totalQuery)) === 3);
+    await acc.signal(wf.finishSignal);
+    expect(await acc.result()).toBe(3);
+  });
 });
 
 describe('restart after log compaction', () => {

@@ -185,6 +185,13 @@ export async function childParent(mode: string): Promise<string> {
       return e instanceof ChildWorkflowFailure && isCancellation(e.cause) ? 'child cancelled' : `other: ${(e as Error).message}`;
     }
   }
+  if (mode === 'requestCancel') {
+    await startChild(cancellable, {
+      workflowId: workflowInfo().workflowId + '-child',
+      parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+    });
+    return 'parent done';
+  }
   if (mode === 'abandon' || mode === 'terminate') {
     await startChild(waitForever, {
       workflowId: workflowInfo().workflowId + '-child',
