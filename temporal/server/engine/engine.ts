@@ -715,10 +715,9 @@ export class Engine {
       run.flushed = run.events.length;
       this.runs.set(this.key(l.ns, l.state.runId), run);
       const curKey = `${l.ns}/${l.state.workflowId}`;
+      // Runs come oldest first: the latest one is current, but a running one always wins.
       const cur = this.current.get(curKey);
-      if (!cur || cur.s.startTime <= l.state.startTime || !cur.running) {
-        if (!cur || cur.running === false || l.state.status === 'Running') this.current.set(curKey, run);
-      }
+      if (!cur || !cur.running || run.running) this.current.set(curKey, run);
     }
     for (const run of this.runs.values()) {
       if (!run.running) continue;

@@ -1,6 +1,8 @@
 /** Namespaces, system info, start/complete, activities, timers, signals, queries. */
 import Long from 'long';
-import { Env, setup, wid } from './helpers';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { Env, setup, wid, waitFor, workflowBundle } from './helpers';
+import * as activities from './activities';
 import * as wf from './workflows';
 
 let env: Env;
@@ -75,4 +77,27 @@ test('workflow retry policy: a failed run is retried as a new run', async () => 
     retry: { maximumAttempts: 3, initialInterval: '100ms' },
   });
   expect(await h.result()).toBe(2);
+});
+
+test('a worker whose cache lost the workflow fetches the full history (sticky cache miss)', async () => {
+  const taskQueue = `${env.taskQueue}-tiny-cache`;
+  const connection = await NativeConnection.connect({ address: env.address });
+  const worker = await Worker.create({
+    connection,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities,
+    maxCachedWorkflows: 1,
+    shutdownGraceTime: '1s',
+  });
+  await worker.runUntil(async () => {
+    const hs = await Promise.all([1, 2, 3].map(() => env.client.workflow.start(wf.accumulator, { taskQueue, workflowId: wid('evict') })));
+    for (let round = 1; round <= 3; round++) {
+      for (const h of hs) await h.signal(wf.addSignal, round);
+    }
+    for (const h of hs) await waitFor(async () => (await h.query(wf.totalQuery)) === 6);
+    for (const h of hs) await h.signal(wf.finishSignal);
+    expect(await Promise.all(hs.map((h) => h.result()))).toEqual([6, 6, 6]);
+  });
+  await connection.close();
 });
