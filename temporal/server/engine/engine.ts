@@ -123,13 +123,14 @@ export class Engine {
         };
         recs.push(rec);
       }
-      const changed = run.flushed !== run.events.length;
-      run.flushed = run.events.length;
+      const changed = run.flushed !== run.length;
+      run.flushed = run.length;
       this.arm(run);
       if (changed) tx.after.push(() => this.wakeHistory(run));
     }
     // The record is serialised synchronously inside append, so later mutations cannot leak in.
     await this.store.append(recs);
+    for (const run of tx.runs) if (!run.running) tx.after.push(() => run.pack());
     for (const f of tx.after) {
       try {
         f();
@@ -166,7 +167,7 @@ export class Engine {
   private append(tx: Tx, run: Run, e: IHistoryEvent): number {
     e.eventId = L(run.s.next++);
     this.fixStartedRef(run, e);
-    run.events.push(e);
+    run.push(e);
     run.s.historyBytes += 100;
     tx.runs.add(run);
     return num(e.eventId);
@@ -711,8 +712,8 @@ export class Engine {
     const sorted = [...loaded].sort((a, b) => a.state.startTime - b.state.startTime);
     for (const l of sorted) {
       const run = new Run(l.ns, l.state);
-      run.events = l.events.map(decodeEvent);
-      run.flushed = run.events.length;
+      run.load(l.events);
+      run.flushed = run.length;
       this.runs.set(this.key(l.ns, l.state.runId), run);
       const curKey = `${l.ns}/${l.state.workflowId}`;
       // Runs come oldest first: the latest one is current, but a running one always wins.

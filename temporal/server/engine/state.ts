@@ -4,7 +4,7 @@
  * a worker currently holds. In-flight tasks are deliberately not persisted: after a restart
  * they are simply dispatched again, which costs one disk write less per task.
  */
-import type { IHistoryEvent } from '../proto';
+import { decodeEvent, encodeEvent, type IHistoryEvent } from '../proto';
 import type { TimerHandle } from '../tasks/timers';
 
 export type RunStatus = 'Running' | 'Completed' | 'Failed' | 'Canceled' | 'Terminated' | 'ContinuedAsNew' | 'TimedOut';
@@ -128,7 +128,12 @@ export interface PendingQuery {
 }
 
 export class Run {
-  events: IHistoryEvent[] = [];
+  private list: IHistoryEvent[] = [];
+  /**
+   * Closed runs keep their history encoded (a few hundred bytes per event instead of a tree of
+   * objects): they are read rarely, and there can be very many of them.
+   */
+  private packed?: string[];
   /** Number of events already handed to the store. */
   flushed = 0;
   inflight?: InflightWft;
@@ -148,5 +153,42 @@ export class Run {
 
   get running(): boolean {
     return this.s.status === 'Running';
+  }
+
+  /** The history (decoded on each call for a closed run). */
+  get events(): IHistoryEvent[] {
+    return this.packed ? this.packed.map(decodeEvent) : this.list;
+  }
+
+  get length(): number {
+    return this.packed ? this.packed.length : this.list.length;
+  }
+
+  lastEvent(): IHistoryEvent | undefined {
+    if (this.packed) return this.packed.length ? decodeEvent(this.packed[this.packed.length - 1]) : undefined;
+    return this.list[this.list.length - 1];
+  }
+
+  push(e: IHistoryEvent): void {
+    if (this.packed) {
+      this.list = this.events;
+      this.packed = undefined;
+    }
+    this.list.push(e);
+  }
+
+  encodedEvents(): string[] {
+    return this.packed ?? this.list.map(encodeEvent);
+  }
+
+  load(encoded: string[]): void {
+    if (this.running) this.list = encoded.map(decodeEvent);
+    else this.packed = encoded;
+  }
+
+  pack(): void {
+    if (this.packed || this.running) return;
+    this.packed = this.list.map(encodeEvent);
+    this.list = [];
   }
 }

@@ -86,7 +86,7 @@ function executionInfo(engine: Engine, run: Run): api.workflow.v1.IWorkflowExecu
     closeTime: s.closeTime ? ts(s.closeTime) : undefined,
     executionTime: s.executionTime ? ts(s.executionTime) : undefined,
     status: statusEnum(s.status),
-    historyLength: L(run.events.length),
+    historyLength: L(run.length),
     historySizeBytes: L(s.historyBytes),
     taskQueue: s.taskQueue,
     memo: { fields: decodeFields(s.memo) },
@@ -184,27 +184,28 @@ export function readHandlers(engine: Engine): Record<string, Handler> {
         ctx.onCancel(() => (gone = true));
         while (run.running && r.waitNewEvent && !gone && Date.now() < until && !engine.isClosed) await waitForChange(run, ctx, until);
         if (run.running) return { history: { events: [] }, nextPageToken: r.waitNewEvent ? pageToken(0) : undefined };
-        const last = run.events[run.events.length - 1];
+        const last = run.lastEvent();
         return { history: { events: last && CLOSE_EVENTS.has(last.eventType ?? 0) ? [last] : [] } };
       }
       let from = readToken(r.nextPageToken) ?? 0;
-      if (from > run.events.length) from = run.events.length;
-      if (r.waitNewEvent && run.running && from >= run.events.length) {
+      if (from > run.length) from = run.length;
+      if (r.waitNewEvent && run.running && from >= run.length) {
         await waitForChange(run, ctx);
       }
       const size = r.maximumPageSize && r.maximumPageSize > 0 ? Math.min(r.maximumPageSize, PAGE) : PAGE;
       const events: IHistoryEvent[] = run.events.slice(from, from + size);
       const next = from + events.length;
-      const more = next < run.events.length || (r.waitNewEvent === true && run.running);
+      const more = next < run.length || (r.waitNewEvent === true && run.running);
       return { history: { events }, nextPageToken: more ? pageToken(next) : undefined };
     }),
 
     GetWorkflowExecutionHistoryReverse: def<ws.IGetWorkflowExecutionHistoryReverseRequest>(async (r) => {
       const run = engine.getRun(nsName(r.namespace), r.execution?.workflowId, r.execution?.runId);
-      const end = readToken(r.nextPageToken) ?? run.events.length;
+      const total = run.length;
+      const end = readToken(r.nextPageToken) ?? total;
       const size = r.maximumPageSize && r.maximumPageSize > 0 ? Math.min(r.maximumPageSize, PAGE) : PAGE;
-      const start = Math.max(0, Math.min(end, run.events.length) - size);
-      const events = run.events.slice(start, Math.min(end, run.events.length)).reverse();
+      const start = Math.max(0, Math.min(end, total) - size);
+      const events = run.events.slice(start, Math.min(end, total)).reverse();
       return { history: { events }, nextPageToken: start > 0 ? pageToken(start) : undefined };
     }),
 

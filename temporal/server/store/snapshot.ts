@@ -2,11 +2,10 @@
 import type { LogRecord } from './log';
 import type { Engine } from '../engine/engine';
 import type { RunState } from '../engine/state';
-import { encodeEvent } from '../proto';
 
 export function* snapshotRecords(engine: Engine): Iterable<LogRecord<RunState>> {
   for (const n of engine.namespaces.all()) yield n;
   for (const run of engine.runs.values()) {
-    yield { k: 'run', ns: run.ns, runId: run.s.runId, s: run.s, from: 1, ev: run.events.map(encodeEvent) };
+    yield { k: 'run', ns: run.ns, runId: run.s.runId, s: run.s, from: 1, ev: run.encodedEvents() };
   }
 }
