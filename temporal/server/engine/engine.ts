@@ -26,8 +26,9 @@ import {
   L,
 } from '../proto';
 import { attrsOf, makeEvent } from '../history/events';
-import { Run, RunState, RunStatus, PendingQuery } from './state';
+import { Run, RunState, RunStatus } from './state';
 import { encodeToken } from './tokens';
+import { dispatchLegacyQuery, dispatchQueries, answerQuery } from './queries';
 import { encodeFields } from './fields';
 import { retrySpec, retryPolicyOf, backoff } from './retry';
 
@@ -35,7 +36,6 @@ export { encodeToken, decodeToken, type TaskToken } from './tokens';
 export { encodeFields, decodeFields } from './fields';
 export { retrySpec, retryPolicyOf, backoff } from './retry';
 import { alreadyExists, invalid, notFound, ServiceError } from '../grpc/errors';
-import { status as grpcStatus } from '@grpc/grpc-js';
 
 export type Logger = (level: string, msg: string, fields?: object) => void;
 type PollWftResponse = api.workflowservice.v1.IPollWorkflowTaskQueueResponse;
@@ -427,7 +427,7 @@ export class Engine {
     tx.after.push(() => {
       this.applyParentClosePolicy(run, children);
       this.notifyParent(run, status, name, attrs);
-      this.dispatchQueries(run);
+      dispatchQueries(this, run);
     });
     return id;
   }
@@ -595,7 +595,7 @@ export class Engine {
   dispatchWft(t: WfTask, identity: string): PollWftResponse | undefined {
     const run = this.runs.get(t.key);
     if (!run) return undefined;
-    if (t.queryId !== undefined) return this.dispatchLegacyQuery(run, t.queryId);
+    if (t.queryId !== undefined) return dispatchLegacyQuery(this, run, t.queryId);
     const w = run.s.wft;
     if (!run.running || !w || w.sid !== t.sid || run.inflight) return undefined;
     const partial = t.sticky === true && run.sticky !== undefined && run.s.lastStartedId > 0;
@@ -631,78 +631,6 @@ export class Engine {
       startedTime: ts(now),
       queries,
     };
-  }
-
-  // ---------------------------------------------------------------- queries
-
-  dispatchQueries(run: Run): void {
-    for (const q of run.queries) {
-      if (q.dispatched) continue;
-      if (run.inflight) return;
-      if (run.running && run.s.wft) return; // attached to that task when it is dispatched
-      q.dispatched = true;
-      this.wfMatching.add(
-        this.queueKey(run.ns, run.s.taskQueue),
-        { key: this.key(run.ns, run.s.runId), sid: 0, attempt: 0, queryId: q.id },
-      );
-    }
-  }
-
-  private dispatchLegacyQuery(run: Run, id: string): PollWftResponse | undefined {
-    const q = run.queries.find((x) => x.id === id);
-    if (!q) return undefined;
-    if (run.inflight || (run.running && run.s.wft)) {
-      q.dispatched = false; // picked up again when the workflow task settles
-      return undefined;
-    }
-    return {
-      taskToken: encodeToken({ ns: run.ns, w: run.s.workflowId, r: run.s.runId, k: 'q', s: 0, a: 0, q: id }),
-      workflowExecution: { workflowId: run.s.workflowId, runId: run.s.runId },
-      workflowType: { name: run.s.type },
-      previousStartedEventId: L(run.s.lastStartedId),
-      startedEventId: L(run.s.lastStartedId),
-      attempt: 1,
-      history: { events: run.events },
-      query: { queryType: q.queryType, queryArgs: q.args, header: q.header },
-      workflowExecutionTaskQueue: { name: run.s.taskQueue, kind: enums.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-      scheduledTime: ts(Date.now()),
-      startedTime: ts(Date.now()),
-    };
-  }
-
-  answerQuery(run: Run, id: string, r: { result?: IPayloads | null; error?: string }): boolean {
-    const i = run.queries.findIndex((x) => x.id === id);
-    if (i < 0) return false;
-    const q = run.queries[i];
-    run.queries.splice(i, 1);
-    q.resolve(r);
-    return true;
-  }
-
-  /** Queries attached to a workflow task that failed go out again. */
-  requeueQueries(run: Run, sid: number): void {
-    for (const q of run.queries) if (q.attachedTo === sid) q.dispatched = false;
-  }
-
-  addQuery(run: Run, q: Omit<PendingQuery, 'dispatched' | 'resolve' | 'id'>, timeoutMs: number) {
-    return new Promise<{ result?: IPayloads | null; error?: string }>((resolve, reject) => {
-      const id = randomUUID();
-      const timer = setTimeout(() => {
-        const i = run.queries.findIndex((x) => x.id === id);
-        if (i >= 0) run.queries.splice(i, 1);
-        reject(new ServiceError(grpcStatus.DEADLINE_EXCEEDED, 'query timed out: no worker answered'));
-      }, timeoutMs);
-      run.queries.push({
-        ...q,
-        id,
-        dispatched: false,
-        resolve: (r) => {
-          clearTimeout(timer);
-          resolve(r);
-        },
-      });
-      this.dispatchQueries(run);
-    });
   }
 
   // ---------------------------------------------------------------- recovery & shutdown
@@ -775,7 +703,7 @@ export class Engine {
     this.actMatching.drain();
     for (const run of this.runs.values()) {
       this.wakeHistory(run);
-      for (const q of [...run.queries]) this.answerQuery(run, q.id, { error: 'server shutting down' });
+      for (const q of [...run.queries]) answerQuery(run, q.id, { error: 'server shutting down' });
     }
     await this.store.close();
   }

@@ -6,6 +6,7 @@ import { api, durMs, enums } from '../proto';
 import { Engine, Tx, decodeToken } from './engine';
 import { Run } from './state';
 import { applyCommands, validateCommands } from './commands';
+import { answerQuery, dispatchQueries, requeueQueries } from './queries';
 import { notFound } from '../grpc/errors';
 
 type CompleteReq = api.workflowservice.v1.IRespondWorkflowTaskCompletedRequest;
@@ -77,10 +78,10 @@ export async function completeWorkflowTask(engine: Engine, req: CompleteReq): Pr
   }
   for (const [id, r] of Object.entries(req.queryResults ?? {})) {
     const ok = r.resultType === enums.QueryResultType.QUERY_RESULT_TYPE_ANSWERED;
-    engine.answerQuery(run, id, ok ? { result: r.answer } : { error: r.errorMessage || 'query failed' });
+    answerQuery(run, id, ok ? { result: r.answer } : { error: r.errorMessage || 'query failed' });
   }
-  engine.requeueQueries(run, sid);
-  tx.after.push(() => engine.dispatchQueries(run));
+  requeueQueries(run, sid);
+  tx.after.push(() => dispatchQueries(engine, run));
   tx.runs.add(run);
   await engine.commit(tx);
 }
@@ -125,7 +126,7 @@ export async function failWorkflowTask(engine: Engine, req: FailReq): Promise<vo
     binaryChecksum: req.binaryChecksum,
   });
   engine.flushBuffered(tx, run);
-  engine.requeueQueries(run, sid);
+  requeueQueries(run, sid);
   // Retrying at once would spin on a deterministic bug; back off a little per attempt.
   run.s.wftRetry = { at: Date.now() + Math.min(attempt * 1000, 10_000), attempt: attempt + 1 };
   tx.runs.add(run);
@@ -155,7 +156,7 @@ export function registerWorkflowDeadlines(engine: Engine): void {
         timeoutType: enums.TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE,
       });
       engine.flushBuffered(tx, run);
-      engine.requeueQueries(run, sid);
+      requeueQueries(run, sid);
       engine.scheduleWft(tx, run, attempt + 1);
     });
   });
@@ -166,7 +167,7 @@ export function registerWorkflowDeadlines(engine: Engine): void {
       run.s.wftRetry = undefined;
       tx.runs.add(run);
       if (!run.s.wft && !run.inflight) engine.scheduleWft(tx, run, r.attempt);
-      tx.after.push(() => engine.dispatchQueries(run));
+      tx.after.push(() => dispatchQueries(engine, run));
     });
   });
   engine.deadlineHandlers.set('firstwft', (run) => {

@@ -12,6 +12,7 @@ import {
   recordHeartbeat,
 } from '../engine/activities';
 import { invalid, notFound } from './errors';
+import { answerQuery } from '../engine/queries';
 import type { ActivityState, Run } from '../engine/state';
 
 export function workerHandlers(engine: Engine): Record<string, Handler> {
@@ -60,7 +61,7 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
       const run = engine.runs.get(engine.key(t.ns, t.r));
       if (t.k !== 'q' || !run || !t.q) throw notFound('query not found');
       const ok = r.completedType === 1; // QUERY_RESULT_TYPE_ANSWERED
-      const answered = engine.answerQuery(
+      const answered = answerQuery(
         run,
         t.q,
         ok ? { result: r.queryResult } : { error: r.errorMessage || r.failure?.message || 'query failed' },

@@ -5,6 +5,7 @@ import { def, Handler } from './service';
 import { durMs, enums, ws } from '../proto';
 import { Engine, Tx, StartParams } from '../engine/engine';
 import { invalid, notFound, ServiceError } from './errors';
+import { addQuery } from '../engine/queries';
 
 export const SERVER_VERSION = '1.24.0';
 
@@ -167,7 +168,7 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
         (r.queryRejectCondition === Rej.QUERY_REJECT_CONDITION_NOT_COMPLETED_CLEANLY && !run.running && run.s.status !== 'Completed');
       if (rejected) return { queryRejected: { status: statusEnum(run.s.status) } };
       const timeout = Math.min(ctx.remainingMs(), 60_000);
-      const res = await engine.addQuery(run, { queryType: r.query.queryType, args: r.query.queryArgs, header: r.query.header }, timeout);
+      const res = await addQuery(engine, run, { queryType: r.query.queryType, args: r.query.queryArgs, header: r.query.header }, timeout);
       if (res.error !== undefined) throw new ServiceError(status.INVALID_ARGUMENT, res.error);
       return { queryResult: res.result ?? { payloads: [] } };
     }),
