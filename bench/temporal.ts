@@ -4,7 +4,8 @@
  * then runs N concurrent starters that each execute workflows back to back (start → result).
  * Knobs: BENCH_SECONDS (per scenario, default 5), BENCH_MAX (workflows per scenario, default 3000),
  * BENCH_CONCURRENCY (default "1,10,50"), BENCH_IN_MEMORY=1 (embedded server without a data directory),
- * BENCH_GZIP=1 (the SDK default request compression, off here as for loopback in src/worker.ts).
+ * BENCH_GZIP=1 (the SDK default request compression, off here as for loopback in src/worker.ts),
+ * BENCH_WF_THREADS (workflow threads, default min(4, CPUs)), BENCH_MAX_CACHED (sticky cache size).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -140,6 +141,8 @@ async function main(): Promise<void> {
     workflowsPath: require.resolve('./workflows'),
     // BENCH_MAX_CACHED=0 turns off the sticky cache (each workflow task then replays from event 1).
     ...(process.env.BENCH_MAX_CACHED ? { maxCachedWorkflows: Number(process.env.BENCH_MAX_CACHED) } : {}),
+    // The SDK's default single workflow thread was the bottleneck here (~1.7x more wf/s with 2 on 2 CPUs).
+    workflowThreadPoolSize: Number(process.env.BENCH_WF_THREADS ?? Math.min(4, os.cpus().length)),
   });
   const running = worker.run();
   const connection = await Connection.connect({ address });
