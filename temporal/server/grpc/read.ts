@@ -120,6 +120,18 @@ export function readHandlers(engine: Engine): Record<string, Handler> {
     return out;
   };
 
+  const listPage = (r: ws.IListWorkflowExecutionsRequest) => {
+    const ns = nsName(r.namespace);
+    const all = list(ns, r.query ?? '');
+    const from = readToken(r.nextPageToken) ?? 0;
+    const size = r.pageSize && r.pageSize > 0 ? r.pageSize : PAGE;
+    const page = all.slice(from, from + size);
+    return {
+      executions: page.map((rec) => executionInfo(engine, engine.runs.get(engine.key(ns, rec.runId))!)),
+      nextPageToken: from + size < all.length ? pageToken(from + size) : undefined,
+    };
+  };
+
   return {
     DescribeWorkflowExecution: def<ws.IDescribeWorkflowExecutionRequest>(async (r) => {
       const run = engine.getRun(nsName(r.namespace), r.execution?.workflowId, r.execution?.runId);
@@ -209,17 +221,9 @@ export function readHandlers(engine: Engine): Record<string, Handler> {
       return { history: { events }, nextPageToken: start > 0 ? pageToken(start) : undefined };
     }),
 
-    ListWorkflowExecutions: def<ws.IListWorkflowExecutionsRequest>(async (r) => {
-      const ns = nsName(r.namespace);
-      const all = list(ns, r.query ?? '');
-      const from = readToken(r.nextPageToken) ?? 0;
-      const size = r.pageSize && r.pageSize > 0 ? r.pageSize : PAGE;
-      const page = all.slice(from, from + size);
-      return {
-        executions: page.map((rec) => executionInfo(engine, engine.runs.get(engine.key(ns, rec.runId))!)),
-        nextPageToken: from + size < all.length ? pageToken(from + size) : undefined,
-      };
-    }),
+    ScanWorkflowExecutions: def<ws.IScanWorkflowExecutionsRequest>(async (r) => listPage(r)),
+
+    ListWorkflowExecutions: def<ws.IListWorkflowExecutionsRequest>(async (r) => listPage(r)),
 
     CountWorkflowExecutions: def<ws.ICountWorkflowExecutionsRequest>(async (r) => {
       const ns = nsName(r.namespace);
