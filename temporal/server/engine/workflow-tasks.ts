@@ -7,6 +7,7 @@ import { Engine, Tx, decodeToken } from './engine';
 import { Run } from './state';
 import { applyCommands, validateCommands } from './commands';
 import { answerQuery, dispatchQueries, requeueQueries } from './queries';
+import { dispatchActivity } from './activities';
 import { notFound } from '../grpc/errors';
 
 type CompleteReq = api.workflowservice.v1.IRespondWorkflowTaskCompletedRequest;
@@ -43,7 +44,7 @@ function writeStarted(engine: Engine, tx: Tx, run: Run): { sid: number; startedI
   return { sid: f.sid, startedId: f.startedId, attempt: f.attempt };
 }
 
-export async function completeWorkflowTask(engine: Engine, req: CompleteReq): Promise<void> {
+export async function completeWorkflowTask(engine: Engine, req: CompleteReq): Promise<api.workflowservice.v1.IRespondWorkflowTaskCompletedResponse> {
   const run = inflightRun(engine, req.taskToken);
   const tx = new Tx();
   const { sid, startedId } = writeStarted(engine, tx, run);
@@ -51,6 +52,7 @@ export async function completeWorkflowTask(engine: Engine, req: CompleteReq): Pr
   run.sticky = stickyQueue ? { queue: stickyQueue, timeoutMs: durMs(req.stickyAttributes?.scheduleToStartTimeout) ?? 5000 } : undefined;
   const commands = req.commands ?? [];
   const closing = commands.some((c) => isClosing(c.commandType ?? 0));
+  let completedId = 0;
   const problem = validateCommands(commands);
   if (problem) {
     failTask(engine, tx, run, sid, startedId, problem.cause, problem.message, req.identity ?? '', 1);
@@ -60,7 +62,7 @@ export async function completeWorkflowTask(engine: Engine, req: CompleteReq): Pr
     const cause = enums.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND;
     failTask(engine, tx, run, sid, startedId, cause, 'unhandled new events', req.identity ?? '', 1);
   } else {
-    const completedId = engine.add(tx, run, 'WorkflowTaskCompleted', {
+    completedId = engine.add(tx, run, 'WorkflowTaskCompleted', {
       scheduledEventId: sid,
       startedEventId: startedId,
       identity: req.identity,
@@ -84,6 +86,27 @@ export async function completeWorkflowTask(engine: Engine, req: CompleteReq): Pr
   tx.after.push(() => dispatchQueries(engine, run));
   tx.runs.add(run);
   await engine.commit(tx);
+  return { activityTasks: completedId ? eagerActivities(engine, run, commands, completedId, req.identity ?? '') : [] };
+}
+
+/**
+ * Eager activity execution: activities the worker asked to run itself (it reserved slots for
+ * them) are handed back in the completion response, saving a poll round trip.
+ */
+function eagerActivities(engine: Engine, run: Run, commands: CompleteReq['commands'] & object, completedId: number, identity: string) {
+  const wanted = new Set<string>();
+  for (const c of commands) {
+    const a = c.scheduleActivityTaskCommandAttributes;
+    if (c.commandType === enums.CommandType.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK && a?.requestEagerExecution && a.activityId) wanted.add(a.activityId);
+  }
+  const tasks: api.workflowservice.v1.IPollActivityTaskQueueResponse[] = [];
+  if (wanted.size === 0 || !run.running) return tasks;
+  for (const a of Object.values(run.s.acts)) {
+    if (a.sid <= completedId || a.attempt !== 1 || !wanted.has(a.activityId)) continue;
+    const t = dispatchActivity(engine, { key: engine.key(run.ns, run.s.runId), sid: a.sid, attempt: 1 }, identity);
+    if (t) tasks.push(t);
+  }
+  return tasks;
 }
 
 /**

@@ -47,8 +47,7 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
     }),
 
     RespondWorkflowTaskCompleted: def<ws.IRespondWorkflowTaskCompletedRequest>(async (r) => {
-      await completeWorkflowTask(engine, r);
-      return {};
+      return completeWorkflowTask(engine, r);
     }),
 
     RespondWorkflowTaskFailed: def<ws.IRespondWorkflowTaskFailedRequest>(async (r) => {
