@@ -228,3 +228,14 @@ test('unimplemented and malformed calls are refused, not crashing the server', a
   // The server still serves.
   expect(await env.client.workflow.execute(wf.hello, { taskQueue: env.taskQueue, workflowId: wid('after'), args: ['x'] })).toBe('hello x');
 });
+
+test('signals racing with completion: every acknowledged signal is seen by the workflow', async () => {
+  for (let round = 0; round < 3; round++) {
+    const h = await env.client.workflow.start(wf.firstSignalWins, { taskQueue: env.taskQueue, workflowId: wid('race') });
+    const outcomes = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => h.signal(wf.addSignal, 1 << i).then(() => 1 << i, () => 0)),
+    );
+    const acknowledged = outcomes.reduce((a, b) => a | b, 0);
+    expect(await h.result()).toBe(acknowledged);
+  }
+});

@@ -249,3 +249,11 @@ export async function retryingWorkflow(): Promise<number> {
   if (workflowInfo().attempt < 2) throw ApplicationFailure.retryable('first attempt fails', 'Flaky');
   return workflowInfo().attempt;
 }
+
+/** Completes as soon as it has seen a signal: signals racing with the completion test buffering. */
+export async function firstSignalWins(): Promise<number> {
+  let sum = 0;
+  setHandler(addSignal, (n: number) => void (sum += n));
+  await condition(() => sum > 0);
+  return sum;
+}
