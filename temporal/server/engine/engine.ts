@@ -413,6 +413,9 @@ export class Engine {
 
   /** Closes a run with its final event and settles everything that depended on it. */
   close(tx: Tx, run: Run, status: RunStatus, name: string, attrs: object): number {
+    // Acknowledged signals etc. still waiting behind an in-flight task belong in the history.
+    run.inflight = undefined;
+    this.flushBuffered(tx, run);
     const id = this.add(tx, run, name, attrs);
     run.s.status = status;
     run.s.closeTime = Date.now();

@@ -200,6 +200,7 @@ export function readHandlers(engine: Engine): Record<string, Handler> {
         return { history: { events: last && CLOSE_EVENTS.has(last.eventType ?? 0) ? [last] : [] } };
       }
       let from = readToken(r.nextPageToken) ?? 0;
+      engine.log('debug', 'history read', { workflowId: run.s.workflowId, from, wait: r.waitNewEvent === true, inflight: !!run.inflight });
       if (from > run.length) from = run.length;
       if (r.waitNewEvent && run.running && from >= run.length) {
         await waitForChange(run, ctx);
