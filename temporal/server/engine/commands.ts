@@ -7,6 +7,7 @@ import { api, durMs, enums, ICommand, msDur } from '../proto';
 import { Engine, Tx, encodeFields } from './engine';
 import { Run } from './state';
 import { scheduleActivity, cancelActivity } from './activities';
+import { applyProtocolMessage } from './updates';
 import { randomUUID } from 'crypto';
 import { decodeEvent } from '../proto';
 
@@ -62,6 +63,7 @@ export function validateCommands(commands: ICommand[]): { cause: number; message
       case C.COMMAND_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION:
       case C.COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
       case C.COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES:
+      case C.COMMAND_TYPE_PROTOCOL_MESSAGE:
         break;
       default:
         return {
@@ -78,7 +80,15 @@ function enumName(v: number): string {
   return '';
 }
 
-export function applyCommands(engine: Engine, tx: Tx, run: Run, commands: ICommand[], completedId: number, identity: string): void {
+export function applyCommands(
+  engine: Engine,
+  tx: Tx,
+  run: Run,
+  commands: ICommand[],
+  completedId: number,
+  identity: string,
+  messages: Map<string, api.protocol.v1.IMessage> = new Map(),
+): void {
   for (const c of commands) {
     if (!run.running) return; // nothing after a closing command
     switch (c.commandType) {
@@ -156,6 +166,9 @@ export function applyCommands(engine: Engine, tx: Tx, run: Run, commands: IComma
         break;
       case C.COMMAND_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION:
         signalExternal(engine, tx, run, c.signalExternalWorkflowExecutionCommandAttributes!, completedId, identity);
+        break;
+      case C.COMMAND_TYPE_PROTOCOL_MESSAGE:
+        applyProtocolMessage(engine, tx, run, messages.get(c.protocolMessageCommandAttributes?.messageId ?? ''), completedId);
         break;
       case C.COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION:
         cancelExternal(engine, tx, run, c.requestCancelExternalWorkflowExecutionCommandAttributes!, completedId, identity);

@@ -29,6 +29,7 @@ import { attrsOf, makeEvent } from '../history/events';
 import { Run, RunState, RunStatus } from './state';
 import { encodeToken } from './tokens';
 import { dispatchLegacyQuery, dispatchQueries, answerQuery } from './queries';
+import { attachUpdates, closeUpdates } from './updates';
 import { encodeFields } from './fields';
 import { retrySpec, retryPolicyOf, backoff } from './retry';
 
@@ -431,6 +432,7 @@ export class Engine {
       this.applyParentClosePolicy(run, children);
       this.notifyParent(run, status, name, attrs);
       dispatchQueries(this, run);
+      closeUpdates(run);
     });
     return id;
   }
@@ -633,6 +635,7 @@ export class Engine {
       scheduledTime: ts(w.at),
       startedTime: ts(now),
       queries,
+      messages: attachUpdates(run, w.sid, startedId),
     };
   }
 

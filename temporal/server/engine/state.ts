@@ -141,6 +141,7 @@ export class Run {
   deadlines = new Map<string, { at: number; handle: TimerHandle }>();
   historyWaiters: (() => void)[] = [];
   queries: PendingQuery[] = [];
+  updates = new Map<string, import('./updates').PendingUpdate>();
   /**
    * The worker's sticky queue (in memory only): tasks go there with only the new events, so a
    * worker that caches the workflow does not receive (and skip) the whole history each time.

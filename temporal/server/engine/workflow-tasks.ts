@@ -8,6 +8,7 @@ import { Run } from './state';
 import { applyCommands, validateCommands } from './commands';
 import { answerQuery, dispatchQueries, requeueQueries } from './queries';
 import { dispatchActivity } from './activities';
+import { incomingMessages, requeueUpdates } from './updates';
 import { notFound } from '../grpc/errors';
 
 type CompleteReq = api.workflowservice.v1.IRespondWorkflowTaskCompletedRequest;
@@ -72,7 +73,8 @@ export async function completeWorkflowTask(engine: Engine, req: CompleteReq): Pr
       workerVersion: req.workerVersionStamp,
     });
     run.s.lastStartedId = startedId;
-    applyCommands(engine, tx, run, commands, completedId, req.identity ?? '');
+    const messages = incomingMessages(tx, run, req.messages ?? []);
+    applyCommands(engine, tx, run, commands, completedId, req.identity ?? '', messages);
     if (run.running) {
       const hadBuffered = engine.flushBuffered(tx, run);
       if (hadBuffered || req.forceCreateNewWorkflowTask) engine.ensureWft(tx, run);
@@ -83,6 +85,7 @@ export async function completeWorkflowTask(engine: Engine, req: CompleteReq): Pr
     answerQuery(run, id, ok ? { result: r.answer } : { error: r.errorMessage || 'query failed' });
   }
   requeueQueries(run, sid);
+  if (run.running) requeueUpdates(engine, tx, run, sid);
   tx.after.push(() => dispatchQueries(engine, run));
   tx.runs.add(run);
   await engine.commit(tx);
@@ -150,6 +153,7 @@ export async function failWorkflowTask(engine: Engine, req: FailReq): Promise<vo
   });
   engine.flushBuffered(tx, run);
   requeueQueries(run, sid);
+  for (const u of run.updates.values()) if (u.attachedTo === sid) u.attachedTo = undefined;
   // Retrying at once would spin on a deterministic bug; back off a little per attempt.
   run.s.wftRetry = { at: Date.now() + Math.min(attempt * 1000, 10_000), attempt: attempt + 1 };
   tx.runs.add(run);
@@ -180,6 +184,7 @@ export function registerWorkflowDeadlines(engine: Engine): void {
       });
       engine.flushBuffered(tx, run);
       requeueQueries(run, sid);
+      for (const u of run.updates.values()) if (u.attachedTo === sid) u.attachedTo = undefined;
       engine.scheduleWft(tx, run, attempt + 1);
     });
   });

@@ -6,6 +6,7 @@ import { durMs, enums, ws } from '../proto';
 import { Engine, Tx, StartParams } from '../engine/engine';
 import { invalid, notFound, ServiceError } from './errors';
 import { addQuery } from '../engine/queries';
+import { updateWorkflow, waitFor as waitForUpdate } from '../engine/updates';
 
 export const SERVER_VERSION = '1.24.0';
 
@@ -156,6 +157,31 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
       engine.terminate(tx, run, r.reason ?? '', r.identity ?? '', r.details);
       await engine.commit(tx);
       return {};
+    }),
+
+    UpdateWorkflowExecution: def<ws.IUpdateWorkflowExecutionRequest>(async (r, ctx) => {
+      const ns = nsName(r.namespace);
+      if (!r.request) throw invalid('Request is not set on request.');
+      const run = engine.getRun(ns, r.workflowExecution?.workflowId, r.workflowExecution?.runId);
+      const res = await updateWorkflow(engine, run, r.request, r.waitPolicy?.lifecycleStage ?? 0, Math.min(ctx.remainingMs() - 500, 20_000));
+      return {
+        updateRef: { workflowExecution: { workflowId: run.s.workflowId, runId: run.s.runId }, updateId: res.id },
+        outcome: res.outcome,
+        stage: res.stage,
+      };
+    }),
+
+    PollWorkflowExecutionUpdate: def<ws.IPollWorkflowExecutionUpdateRequest>(async (r, ctx) => {
+      const ns = nsName(r.namespace);
+      const ref = r.updateRef;
+      if (!ref?.updateId) throw invalid('UpdateRef is not set on request.');
+      const run = engine.getRun(ns, ref.workflowExecution?.workflowId, ref.workflowExecution?.runId);
+      const res = await waitForUpdate(run, ref.updateId, r.waitPolicy?.lifecycleStage ?? 0, Math.min(ctx.remainingMs() - 500, 20_000));
+      return {
+        updateRef: { workflowExecution: { workflowId: run.s.workflowId, runId: run.s.runId }, updateId: ref.updateId },
+        outcome: res.outcome,
+        stage: res.stage,
+      };
     }),
 
     QueryWorkflow: def<ws.IQueryWorkflowRequest>(async (r, ctx) => {

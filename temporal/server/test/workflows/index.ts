@@ -5,6 +5,7 @@ import {
   sleep,
   defineSignal,
   defineQuery,
+  defineUpdate,
   setHandler,
   condition,
   continueAsNew,
@@ -256,4 +257,29 @@ export async function firstSignalWins(): Promise<number> {
   setHandler(addSignal, (n: number) => void (sum += n));
   await condition(() => sum > 0);
   return sum;
+}
+
+export const incrementUpdate = defineUpdate<number, [number]>('increment');
+
+/** Updates: the validator rejects 13, the handler fails on negatives, otherwise adds. */
+export async function updatable(): Promise<number> {
+  let total = 0;
+  let done = false;
+  setHandler(
+    incrementUpdate,
+    async (n: number) => {
+      if (n < 0) throw ApplicationFailure.nonRetryable('negative', 'Negative');
+      await sleep(10);
+      total += n;
+      return total;
+    },
+    {
+      validator: (n: number) => {
+        if (n === 13) throw new Error('unlucky number');
+      },
+    },
+  );
+  setHandler(finishSignal, () => void (done = true));
+  await condition(() => done);
+  return total;
 }
