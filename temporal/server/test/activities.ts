@@ -24,10 +24,11 @@ export async function slow(ms: number): Promise<string> {
   return 'slow done';
 }
 
-/** Heartbeats progress; the first attempt dies after 2 steps, the retry resumes from details. */
+/** Heartbeats progress; the first attempt dies at step 2, the retry resumes from its details. */
 export async function resumable(): Promise<number> {
   const ctx = Context.current();
   let step: number = ctx.info.heartbeatDetails ?? 0;
+  const resumedAt = step;
   for (; step < 5; step++) {
     ctx.heartbeat(step);
     if (ctx.info.attempt === 1 && step === 2) {
@@ -36,7 +37,7 @@ export async function resumable(): Promise<number> {
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  return step * 10 + ctx.info.attempt;
+  return resumedAt * 100 + step * 10 + ctx.info.attempt;
 }
 
 export async function waitForCancel(): Promise<string> {
