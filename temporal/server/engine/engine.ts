@@ -709,6 +709,7 @@ export class Engine {
     this.actMatching.drain();
     for (const run of this.runs.values()) {
       this.wakeHistory(run);
+      closeUpdates(run);
       for (const q of [...run.queries]) answerQuery(run, q.id, { error: 'server shutting down' });
     }
     await this.store.close();

@@ -71,10 +71,16 @@ export async function updateWorkflow(
     run.updates.set(id, u);
     await engine.run((tx) => engine.ensureWft(tx, run));
   }
-  return { ...(await waitFor(run, id, waitStage, timeoutMs)), id };
+  return { ...(await waitFor(run, id, waitStage, timeoutMs, () => engine.isClosed)), id };
 }
 
-export async function waitFor(run: Run, id: string, waitStage: number, timeoutMs: number): Promise<{ stage: number; outcome?: Outcome }> {
+export async function waitFor(
+  run: Run,
+  id: string,
+  waitStage: number,
+  timeoutMs: number,
+  stopped: () => boolean = () => false,
+): Promise<{ stage: number; outcome?: Outcome }> {
   const want = Math.max(waitStage || Stage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED, Stage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED);
   const end = Date.now() + timeoutMs;
   for (;;) {
@@ -86,7 +92,7 @@ export async function waitFor(run: Run, id: string, waitStage: number, timeoutMs
       throw notFound('workflow execution already completed');
     }
     const left = end - Date.now();
-    if (left <= 0 || !u) return { stage: state.stage, outcome: state.outcome };
+    if (left <= 0 || !u || stopped()) return { stage: state.stage, outcome: state.outcome };
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, left);
       u.waiters.push(() => {

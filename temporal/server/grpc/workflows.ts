@@ -176,7 +176,7 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
       const ref = r.updateRef;
       if (!ref?.updateId) throw invalid('UpdateRef is not set on request.');
       const run = engine.getRun(ns, ref.workflowExecution?.workflowId, ref.workflowExecution?.runId);
-      const res = await waitForUpdate(run, ref.updateId, r.waitPolicy?.lifecycleStage ?? 0, Math.min(ctx.remainingMs() - 500, 20_000));
+      const res = await waitForUpdate(run, ref.updateId, r.waitPolicy?.lifecycleStage ?? 0, Math.min(ctx.remainingMs() - 500, 20_000), () => engine.isClosed);
       return {
         updateRef: { workflowExecution: { workflowId: run.s.workflowId, runId: run.s.runId }, updateId: ref.updateId },
         outcome: res.outcome,
