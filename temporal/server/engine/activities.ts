@@ -179,7 +179,6 @@ export function failActivity(
   failure: IFailure,
   identity: string,
   timeoutType?: number,
-  lastHeartbeatDetails?: IPayloads | null,
 ): void {
   const info = failure.applicationFailureInfo;
   const nonRetryable = !!info?.nonRetryable || (!!info?.type && act.retry.nonRetryable.includes(info.type));
@@ -209,7 +208,6 @@ export function failActivity(
   } else {
     finish(engine, tx, run, act, 'ActivityTaskFailed', { failure, retryState, identity }, identity);
   }
-  void lastHeartbeatDetails;
 }
 
 function timeoutFailure(act: ActivityState, type: number, name: string): IFailure {

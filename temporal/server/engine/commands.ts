@@ -168,7 +168,7 @@ export function applyCommands(
         signalExternal(engine, tx, run, c.signalExternalWorkflowExecutionCommandAttributes!, completedId, identity);
         break;
       case C.COMMAND_TYPE_PROTOCOL_MESSAGE:
-        applyProtocolMessage(engine, tx, run, messages.get(c.protocolMessageCommandAttributes?.messageId ?? ''), completedId);
+        applyProtocolMessage(engine, tx, run, messages.get(c.protocolMessageCommandAttributes?.messageId ?? ''));
         break;
       case C.COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION:
         cancelExternal(engine, tx, run, c.requestCancelExternalWorkflowExecutionCommandAttributes!, completedId, identity);

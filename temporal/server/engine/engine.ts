@@ -430,7 +430,7 @@ export class Engine {
     run.s.children = {};
     tx.after.push(() => {
       this.applyParentClosePolicy(run, children);
-      this.notifyParent(run, status, name, attrs);
+      this.notifyParent(run, status, attrs);
       dispatchQueries(this, run);
       closeUpdates(run);
     });
@@ -456,7 +456,7 @@ export class Engine {
   }
 
   /** Reports a child's final state to its parent (unless it continued as new). */
-  private notifyParent(run: Run, status: RunStatus, _name: string, attrs: object): void {
+  private notifyParent(run: Run, status: RunStatus, attrs: object): void {
     const p = run.s.parent;
     if (!p || status === 'ContinuedAsNew') return;
     const parent = this.runs.get(this.key(p.ns, p.runId));
@@ -600,7 +600,7 @@ export class Engine {
   dispatchWft(t: WfTask, identity: string): PollWftResponse | undefined {
     const run = this.runs.get(t.key);
     if (!run) return undefined;
-    if (t.queryId !== undefined) return dispatchLegacyQuery(this, run, t.queryId);
+    if (t.queryId !== undefined) return dispatchLegacyQuery(run, t.queryId);
     const w = run.s.wft;
     if (!run.running || !w || w.sid !== t.sid || run.inflight) return undefined;
     const partial = t.sticky === true && run.sticky !== undefined && run.s.lastStartedId > 0;

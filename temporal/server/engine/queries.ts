@@ -27,7 +27,7 @@ export function dispatchQueries(engine: Engine, run: Run): void {
   }
 }
 
-export function dispatchLegacyQuery(engine: Engine, run: Run, id: string): PollWftResponse | undefined {
+export function dispatchLegacyQuery(run: Run, id: string): PollWftResponse | undefined {
   const q = run.queries.find((x) => x.id === id);
   if (!q) return undefined;
   if (run.inflight || (run.running && run.s.wft)) {

@@ -155,7 +155,7 @@ function settle(tx: Tx, run: Run, id: string, outcome: Outcome): void {
 }
 
 /** A PROTOCOL_MESSAGE command: records the acceptance or the response it points at. */
-export function applyProtocolMessage(engine: Engine, tx: Tx, run: Run, m: Message | undefined, completedId: number): void {
+export function applyProtocolMessage(engine: Engine, tx: Tx, run: Run, m: Message | undefined): void {
   if (!m?.body?.value) return;
   const id = m.protocolInstanceId ?? '';
   if (m.body.type_url === `${TYPE}Acceptance`) {
@@ -182,7 +182,6 @@ export function applyProtocolMessage(engine: Engine, tx: Tx, run: Run, m: Messag
     engine.add(tx, run, 'WorkflowExecutionUpdateCompleted', { meta: res.meta, acceptedEventId, outcome: res.outcome });
     settle(tx, run, id, res.outcome ?? {});
   }
-  void completedId;
 }
 
 /** The run closed: anyone waiting on an unfinished update gets an answer now. */
