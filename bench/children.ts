@@ -6,7 +6,7 @@ export interface Child<T> {
   process: ChildProcess;
   /** Sends a command and resolves with the child's `{ reply }` to it (one at a time). */
   ask<R>(msg: object): Promise<R>;
-  stop(): Promise<void>;
+  stop(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -36,9 +36,16 @@ export function startChild<T>(file: string, env: NodeJS.ProcessEnv, nodeArgs: st
             child.send(msg);
           });
         },
-        async stop() {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        /** SIGTERM (a graceful close), then SIGKILL if it takes longer than `graceMs`. */
+        async stop(graceMs = 30_000) {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          child.kill('SIGTERM');
+          const timer = setTimeout(() => {
+            process.stderr.write(`${file} did not exit within ${graceMs} ms of SIGTERM: killed\n`);
+            child.kill('SIGKILL');
+          }, graceMs);
           await exited;
+          clearTimeout(timer);
         },
       });
     });

@@ -177,11 +177,16 @@ async function main() {
         }, service, true));
       }
     }
+    // Printed before the service stops: its graceful close can take a while after a write load.
+    report(results, ceilingRps, seedLine, startLoad);
   } finally {
+    log('Stopping the service...');
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
 
+function report(results: LoadResult[], ceilingRps: number | undefined, seedLine: string, startLoad: string) {
   log('');
   log(`Database: ${POSTGRES ? 'PostgreSQL' : 'embedded (PGlite)'}; ${CONNECTIONS} connections; ${os.cpus().length} CPUs shared by load generator, service and database; load average ${startLoad} at start, ${loadAverage()} at end.`);
   if (seedLine) log(seedLine);
