@@ -81,3 +81,13 @@ test('timer cancellation', async () => {
   const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events!;
   expect(events.some((e) => e.eventType === EventType.EVENT_TYPE_TIMER_CANCELED)).toBe(true);
 });
+
+test('a local activity outlasting the workflow task timeout completes (workflow task heartbeats)', async () => {
+  const r = await env.client.workflow.execute(wf.longLocalActivity, {
+    taskQueue: env.taskQueue,
+    workflowId: wid('long-la'),
+    args: [2500],
+    workflowTaskTimeout: '1s',
+  });
+  expect(r).toBe('slow done');
+});

@@ -283,3 +283,9 @@ export async function updatable(): Promise<number> {
   await condition(() => done);
   return total;
 }
+
+/** A local activity longer than the workflow task timeout: the worker keeps the task alive. */
+export async function longLocalActivity(ms: number): Promise<string> {
+  const local = proxyLocalActivities<typeof activities>({ startToCloseTimeout: '30s' });
+  return await local.slow(ms);
+}
