@@ -22,6 +22,12 @@ test('child workflow failure reaches the parent', async () => {
   expect(await run('fail')).toBe('child failed: child failed');
 });
 
+test('starting a child whose id is taken fails in the parent', async () => {
+  const taken = await env.client.workflow.start(wf.waitForever, { taskQueue: env.taskQueue, workflowId: wid('taken') });
+  expect(await run(`duplicate:${taken.workflowId}`)).toBe('already started');
+  await taken.terminate();
+});
+
 test('child workflow cancellation', async () => {
   expect(await run('cancel')).toBe('child cancelled');
 });

@@ -25,6 +25,7 @@ import {
   uuid4,
   ActivityOptions,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type * as activities from '../activities';
 
 const acts = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { initialInterval: '50ms', maximumAttempts: 3 } });
@@ -184,6 +185,14 @@ export async function childParent(mode: string): Promise<string> {
       return 'child completed';
     } catch (e) {
       return e instanceof ChildWorkflowFailure && isCancellation(e.cause) ? 'child cancelled' : `other: ${(e as Error).message}`;
+    }
+  }
+  if (mode.startsWith('duplicate:')) {
+    try {
+      await startChild(waitForever, { workflowId: mode.slice('duplicate:'.length) });
+      return 'started twice?';
+    } catch (e) {
+      return e instanceof WorkflowExecutionAlreadyStartedError ? 'already started' : `other: ${(e as Error).message}`;
     }
   }
   if (mode === 'requestCancel') {
