@@ -28,6 +28,14 @@ test('starting a child whose id is taken fails in the parent', async () => {
   await taken.terminate();
 });
 
+test('child workflow timeout reaches the parent', async () => {
+  expect(await run('timeout')).toBe('child TimeoutFailure');
+});
+
+test('parent signals its child', async () => {
+  expect(await run('signalChild')).toBe('child total 5');
+});
+
 test('child workflow cancellation', async () => {
   expect(await run('cancel')).toBe('child cancelled');
 });

@@ -195,6 +195,20 @@ export async function childParent(mode: string): Promise<string> {
       return e instanceof WorkflowExecutionAlreadyStartedError ? 'already started' : `other: ${(e as Error).message}`;
     }
   }
+  if (mode === 'timeout') {
+    try {
+      await executeChild(waitForever, { workflowId: workflowInfo().workflowId + '-child', workflowExecutionTimeout: '500ms' });
+      return 'no timeout';
+    } catch (e) {
+      return e instanceof ChildWorkflowFailure ? `child ${(e.cause as Error)?.name}` : 'other error';
+    }
+  }
+  if (mode === 'signalChild') {
+    const h = await startChild(accumulator, { workflowId: workflowInfo().workflowId + '-child' });
+    await h.signal(addSignal, 5);
+    await h.signal(finishSignal);
+    return `child total ${await h.result()}`;
+  }
   if (mode === 'requestCancel') {
     await startChild(cancellable, {
       workflowId: workflowInfo().workflowId + '-child',
