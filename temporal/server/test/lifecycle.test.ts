@@ -239,3 +239,15 @@ test('signals racing with completion: every acknowledged signal is seen by the w
     expect(await h.result()).toBe(acknowledged);
   }
 });
+
+test('query reject condition NOT_OPEN rejects queries on closed workflows', async () => {
+  const workflowId = wid('reject');
+  await env.client.workflow.execute(wf.hello, { taskQueue: env.taskQueue, workflowId, args: ['x'] });
+  const res = await env.client.workflowService.queryWorkflow({
+    namespace: 'default',
+    execution: { workflowId },
+    query: { queryType: 'anything' },
+    queryRejectCondition: temporal.api.enums.v1.QueryRejectCondition.QUERY_REJECT_CONDITION_NOT_OPEN,
+  });
+  expect(res.queryRejected?.status).toBe(temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+});
