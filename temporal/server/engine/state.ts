@@ -96,6 +96,8 @@ export interface RunState {
   sa: Record<string, string>;
   memo: Record<string, string>;
   historyBytes: number;
+  /** Request ids of recent signals: a retried signal call is delivered once. */
+  signalIds?: string[];
 }
 
 export interface InflightWft {

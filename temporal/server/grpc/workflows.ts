@@ -128,7 +128,14 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
       if (!r.signalName) throw invalid('SignalName is not set on request.');
       const run = engine.getRun(ns, r.workflowExecution?.workflowId, r.workflowExecution?.runId);
       if (!run.running) throw notFound('workflow execution already completed');
+      const ids = (run.s.signalIds ??= []);
+      if (r.requestId && ids.includes(r.requestId)) return {};
       const tx = new Tx();
+      if (r.requestId) {
+        ids.push(r.requestId);
+        if (ids.length > 100) ids.shift();
+        tx.runs.add(run);
+      }
       engine.notify(tx, run, 'WorkflowExecutionSignaled', {
         signalName: r.signalName,
         input: r.input,

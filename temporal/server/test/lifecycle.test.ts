@@ -251,3 +251,19 @@ test('query reject condition NOT_OPEN rejects queries on closed workflows', asyn
   });
   expect(res.queryRejected?.status).toBe(temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
 });
+
+test('a retried signal (same request id) is delivered once', async () => {
+  const h = await env.client.workflow.start(wf.accumulator, { taskQueue: env.taskQueue, workflowId: wid('sigdedupe') });
+  const req = {
+    namespace: 'default',
+    workflowExecution: { workflowId: h.workflowId },
+    signalName: 'add',
+    input: { payloads: [{ metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('4') }] },
+    requestId: randomUUID(),
+  };
+  await env.client.workflowService.signalWorkflowExecution(req);
+  await env.client.workflowService.signalWorkflowExecution(req);
+  await waitFor(async () => (await h.query(wf.totalQuery)) === 4);
+  await h.signal(wf.finishSignal);
+  expect(await h.result()).toBe(4);
+});
