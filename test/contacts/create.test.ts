@@ -1,5 +1,5 @@
 // POST /contacts: both body shapes of spec 2.1, PERSON/COMPANY rules, uniqueness, primaries,
-// reference lookups, accounts made at creation, and the REGISTER_CONTACT event's transaction.
+// reference lookups, accounts made at creation, concurrency, authorisation, idempotency.
 import { api } from '../support/api';
 import { createTenant, type Tenant } from '../support/tenants';
 import { GUID, call, createContact, createReference, expectError, getContact, unique } from './contact-helpers';

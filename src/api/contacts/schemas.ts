@@ -20,6 +20,9 @@ export const zRef = z
 
 const code = text(100).regex(/^[^/]+$/, 'must not contain "/"');
 
+/** On update, a list item with `id` changes that item; without it, the item is added. */
+const itemId = (what: string) => zId.optional().meta({ description: `An existing ${what} to change; without it one is added.` });
+
 const newAddress = z.strictObject({
   address_type: typeCode.nullable().optional().meta({ description: 'BUSINESS, HOME, POBOX, CUSTOM2, ...' }),
   is_primary: zBool.optional(),
@@ -34,7 +37,7 @@ const newAddress = z.strictObject({
   lon: z.number().min(-180).max(180).nullable().optional(),
   googlePlaceId: clearable(300).meta({ description: 'Google Maps place id, when known.' }),
 });
-const address = (forUpdate: boolean) => (forUpdate ? newAddress.extend({ id: zId.optional().meta({ description: 'An existing address to change; without it one is added.' }) }) : newAddress);
+const address = (forUpdate: boolean) => (forUpdate ? newAddress.extend({ id: itemId('address') }) : newAddress);
 
 const phoneNumber = z.string().trim().regex(/^\+?[0-9][0-9 ()./-]{2,29}$/, 'must be a phone number (digits, spaces, + ( ) . / -)');
 
@@ -44,7 +47,7 @@ const newPhone = z.strictObject({
   country_code: zCountryCode.nullable().optional(),
   number: phoneNumber,
 });
-const phone = (forUpdate: boolean) => (forUpdate ? newPhone.extend({ id: zId.optional().meta({ description: 'An existing phone to change; without it one is added.' }), number: phoneNumber.optional() }) : newPhone);
+const phone = (forUpdate: boolean) => (forUpdate ? newPhone.extend({ id: itemId('phone'), number: phoneNumber.optional() }) : newPhone);
 
 const emailAddress = z.string().trim().max(254).pipe(z.email({ message: 'must be an e-mail address' }));
 
@@ -53,7 +56,7 @@ const newEmail = z.strictObject({
   is_primary: zBool.optional(),
   email_address: emailAddress,
 });
-const email = (forUpdate: boolean) => (forUpdate ? newEmail.extend({ id: zId.optional().meta({ description: 'An existing e-mail to change; without it one is added.' }), email_address: emailAddress.optional() }) : newEmail);
+const email = (forUpdate: boolean) => (forUpdate ? newEmail.extend({ id: itemId('e-mail'), email_address: emailAddress.optional() }) : newEmail);
 
 export const customField = z.strictObject({
   key: text(100),
