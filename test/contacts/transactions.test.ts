@@ -1,0 +1,85 @@
+// What HTTP cannot show: the audit rows, the outbox events and the call id written with each
+// contact change, all-or-nothing on failure, and DORMANT after a year. Runs the domain
+// operations directly on the test service's database, in an organisation of its own.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createPrismaClient, type Db } from '../../src/db/client';
+// Type only: importing the module would load PGlite, which jest cannot run in-process.
+import type { DatabaseInfo } from '../../src/db/embedded';
+import type { AuditActor } from '../../src/domain/audit';
+import { bulkUpdateContacts } from '../../src/domain/contacts/bulk-update';
+import { createContact } from '../../src/domain/contacts/create';
+import { getContact } from '../../src/domain/contacts/read';
+import { searchContacts } from '../../src/domain/contacts/search';
+import { newId } from '../../src/domain/ids';
+import { testState } from '../support/state';
+
+let db: Db;
+const organisationId = newId();
+const actor: AuditActor = { organisationId, actorType: 'api_key', actorId: 'test-key', requestId: 'req-1' };
+/** Counts only this file's organisation: other test files write to the same database. */
+const mine = { where: { organisationId } };
+const person = { contact_type: 'PERSON' as const, first_name: 'Ada', last_name: 'Lovelace' };
+
+beforeAll(() => {
+  const url = process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(testState().dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
+  db = createPrismaClient(url, { poolSize: 1 });
+});
+
+afterAll(async () => {
+  await db?.$disconnect();
+});
+
+test('create writes the contact, an audit row and REGISTER_CONTACT in one transaction', async () => {
+  const { id } = await db.$transaction((tx) => createContact(tx, actor, { ...person, code: 'TX-1', create_default_account: true }));
+  const events = await db.outboxEvent.findMany({ where: { organisationId, entityId: id } });
+  expect(events).toEqual([expect.objectContaining({ type: 'REGISTER_CONTACT', entityType: 'contact', payload: expect.objectContaining({ contact_id: id, contact_type: 'PERSON' }) })]);
+  const audits = await db.auditEntry.findMany({ where: { organisationId, entityId: id } });
+  expect(audits).toEqual([expect.objectContaining({ action: 'CREATE', actorId: 'test-key', requestId: 'req-1' })]);
+  // No personal values in the trail: field names only.
+  expect(JSON.stringify(audits[0].changes)).not.toContain('Lovelace');
+});
+
+test('a failed create leaves no contact, no audit row and no event', async () => {
+  const before = await Promise.all([db.contact.count(mine), db.auditEntry.count(mine), db.outboxEvent.count(mine), db.account.count(mine)]);
+  await expect(db.$transaction((tx) => createContact(tx, actor, { ...person, accounts: [{}, { classification: { code: 'NOPE' } }] }))).rejects.toMatchObject({
+    status: 400,
+    attribute: 'accounts.1.classification',
+  });
+  expect(await Promise.all([db.contact.count(mine), db.auditEntry.count(mine), db.outboxEvent.count(mine), db.account.count(mine)])).toEqual(before);
+});
+
+test('bulk update: every change carries the call id, one CONTACT_BULK_UPDATED event; a bad item writes nothing', async () => {
+  const a = await db.$transaction((tx) => createContact(tx, actor, { ...person, code: 'BULK-A' }));
+  const b = await db.$transaction((tx) => createContact(tx, actor, { ...person, code: 'BULK-B' }));
+  const items = [
+    { contact: { code: 'BULK-A' }, custom_fields: [{ key: 'k', value: '1' }] },
+    { contact: { id: b.id }, custom_fields: [{ key: 'k', value: '2' }] },
+  ];
+  const { id: callId } = await db.$transaction((tx) => bulkUpdateContacts(tx, actor, items));
+  const rows = await db.auditEntry.findMany({ where: { callId }, orderBy: { createdAt: 'asc' } });
+  expect(rows.map((r) => [r.entityId, r.action])).toEqual([
+    [a.id, 'BULK_UPDATE'],
+    [b.id, 'BULK_UPDATE'],
+  ]);
+  const event = await db.outboxEvent.findFirstOrThrow({ where: { type: 'CONTACT_BULK_UPDATED', entityId: callId } });
+  expect(event.payload).toEqual({ call_id: callId, contact_ids: [a.id, b.id] });
+
+  const before = await Promise.all([db.auditEntry.count(mine), db.outboxEvent.count(mine), db.contactCustomField.count(mine)]);
+  await expect(db.$transaction((tx) => bulkUpdateContacts(tx, actor, [items[0], { contact: { code: 'NOPE' } }]))).rejects.toMatchObject({
+    status: 400,
+    attribute: 'contacts.1.contact.code',
+  });
+  expect(await Promise.all([db.auditEntry.count(mine), db.outboxEvent.count(mine), db.contactCustomField.count(mine)])).toEqual(before);
+});
+
+test('a contact without change or activity for 12 months is DORMANT', async () => {
+  const { id } = await db.$transaction((tx) => createContact(tx, actor, { ...person, code: 'SLEEPY' }));
+  expect((await getContact(db, organisationId, id)).interaction_status).toBe('RESTING');
+  const longAgo = new Date();
+  longAgo.setUTCMonth(longAgo.getUTCMonth() - 13);
+  await db.contact.update({ where: { id }, data: { lastActivityAt: longAgo } });
+  expect((await getContact(db, organisationId, id)).interaction_status).toBe('DORMANT');
+  const found = await searchContacts(db, organisationId, { code: 'sleepy', page: 1, size: 20, order: 'DESC' });
+  expect(found.contacts.map((c) => c.interaction_status)).toEqual(['DORMANT']);
+});
