@@ -6,7 +6,7 @@ import { Run } from '../engine/state';
 import { CLOSE_EVENTS } from '../history/events';
 import { invalid } from './errors';
 import { statusEnum } from './workflows';
-import { compileVisibilityQuery, VisibilityQueryError } from '../visibility/query';
+import { compileVisibilityQuery, knownSearchAttributes, VisibilityQueryError } from '../visibility/query';
 import type { SearchAttributeType, VisibilityRecord } from '../visibility/types';
 
 const PAGE = 1000;
@@ -225,6 +225,16 @@ export function readHandlers(engine: Engine): Record<string, Handler> {
     ScanWorkflowExecutions: def<ws.IScanWorkflowExecutionsRequest>(async (r) => listPage(r)),
 
     ListWorkflowExecutions: def<ws.IListWorkflowExecutionsRequest>(async (r) => listPage(r)),
+
+    GetSearchAttributes: def(async () => {
+      const known = knownSearchAttributes();
+      const keys: Record<string, number> = {};
+      for (const [name, type] of Object.entries({ ...known.system, ...known.custom })) {
+        const enumName = `INDEXED_VALUE_TYPE_${type.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
+        keys[name] = (enums.IndexedValueType as unknown as Record<string, number>)[enumName] ?? 0;
+      }
+      return { keys };
+    }),
 
     CountWorkflowExecutions: def<ws.ICountWorkflowExecutionsRequest>(async (r) => {
       const ns = nsName(r.namespace);

@@ -1,6 +1,7 @@
 /** ListWorkflowExecutions / CountWorkflowExecutions with the visibility query language. */
 import { randomUUID } from 'crypto';
 import * as grpc from '@grpc/grpc-js';
+import { temporal } from '@temporalio/proto';
 import { Env, setup, wid, waitFor } from './helpers';
 import * as wf from './workflows';
 
@@ -71,4 +72,12 @@ test('a bad query is INVALID_ARGUMENT', async () => {
     expect(err).toBeInstanceOf(Error);
     expect((err as { cause?: { code?: number } }).cause?.code).toBe(grpc.status.INVALID_ARGUMENT);
   }
+});
+
+test('search attribute names and types', async () => {
+  const res = await env.client.workflowService.getSearchAttributes({});
+  const Indexed = temporal.api.enums.v1.IndexedValueType;
+  expect(res.keys?.WorkflowId).toBe(Indexed.INDEXED_VALUE_TYPE_KEYWORD);
+  expect(res.keys?.CustomKeywordField).toBe(Indexed.INDEXED_VALUE_TYPE_KEYWORD);
+  expect(res.keys?.StartTime).toBe(Indexed.INDEXED_VALUE_TYPE_DATETIME);
 });
