@@ -134,15 +134,18 @@ export function applyCommands(
         engine.add(tx, run, 'WorkflowPropertiesModified', { upsertedMemo: memo, workflowTaskCompletedEventId: completedId });
         break;
       }
-      case C.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION:
+      case C.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION: {
+        const result = c.completeWorkflowExecutionCommandAttributes?.result;
         engine.close(tx, run, 'Completed', 'WorkflowExecutionCompleted', {
-          result: c.completeWorkflowExecutionCommandAttributes?.result,
+          result,
           workflowTaskCompletedEventId: completedId,
+          newExecutionRunId: engine.cronNext(tx, run, { result }),
         });
         break;
+      }
       case C.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION: {
         const failure = c.failWorkflowExecutionCommandAttributes?.failure;
-        const newRunId = engine.retryRun(tx, run, failure, false);
+        const newRunId = engine.retryRun(tx, run, failure, false) ?? engine.cronNext(tx, run, { failure });
         const R = enums.RetryState;
         engine.close(tx, run, 'Failed', 'WorkflowExecutionFailed', {
           failure,
@@ -233,6 +236,7 @@ function continueAsNew(
     continuedFrom: run.s.runId,
     firstRunId: run.s.firstRunId,
     initiator: a.initiator || enums.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_WORKFLOW,
+    cron: run.s.cron,
     lastCompletionResult: a.lastCompletionResult,
     continuedFailure: a.failure,
   });
@@ -319,6 +323,7 @@ function startChild(
         runTimeoutMs: durMs(a.workflowRunTimeout),
         wftTimeoutMs: durMs(a.workflowTaskTimeout),
         retry: a.retryPolicy,
+        cron: a.cronSchedule || undefined,
         parent: { ns: run.ns, workflowId: run.s.workflowId, runId: run.s.runId, iid },
       });
       run.s.children[iid].runId = child.s.runId;

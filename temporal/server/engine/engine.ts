@@ -32,6 +32,7 @@ import { dispatchLegacyQuery, dispatchQueries, answerQuery } from './queries';
 import { attachUpdates, closeUpdates } from './updates';
 import { encodeFields } from './fields';
 import { retrySpec, retryPolicyOf, backoff } from './retry';
+import { nextCronTick } from './cron';
 
 export { encodeToken, decodeToken, type TaskToken } from './tokens';
 export { encodeFields, decodeFields } from './fields';
@@ -86,6 +87,7 @@ export interface StartParams {
   lastCompletionResult?: IPayloads | null;
   continuedFailure?: IFailure | null;
   signal?: { name: string; input?: IPayloads | null; header?: IHeader | null };
+  cron?: string;
 }
 
 const DEFAULT_WFT_TIMEOUT = 10_000;
@@ -334,6 +336,7 @@ export class Engine {
 
   startRun(tx: Tx, ns: string, p: StartParams): Run {
     const now = Date.now();
+    if (p.cron && p.startDelayMs === undefined) p = { ...p, startDelayMs: nextCronTick(p.cron, now) - now };
     const runId = randomUUID();
     const execDeadline = p.execDeadline ?? (p.execTimeoutMs ? now + p.execTimeoutMs : undefined);
     let runTimeoutMs = p.runTimeoutMs;
@@ -358,6 +361,7 @@ export class Engine {
       execDeadline,
       firstWftAt: p.startDelayMs ? now + p.startDelayMs : undefined,
       retry: p.retry ? retrySpec(p.retry) : undefined,
+      cron: p.cron || undefined,
       lastStartedId: 0,
       acts: {},
       timers: {},
@@ -397,6 +401,7 @@ export class Engine {
       parentWorkflowExecution: p.parent ? { workflowId: p.parent.workflowId, runId: p.parent.runId } : undefined,
       parentInitiatedEventId: p.parent?.iid,
       workflowId: p.workflowId,
+      cronSchedule: p.cron,
     });
     if (p.signal) {
       this.add(tx, run, 'WorkflowExecutionSignaled', {
@@ -541,6 +546,36 @@ export class Engine {
       initiator: enums.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_RETRY,
       attempt: run.s.attempt + 1,
       continuedFailure: failure,
+      cron: run.s.cron,
+    });
+    return next.s.runId;
+  }
+
+  /** A cron run closed (completed, failed or timed out): the next run waits for the next tick. */
+  cronNext(tx: Tx, run: Run, outcome: { result?: IPayloads | null; failure?: IFailure | null }): string | undefined {
+    if (!run.s.cron) return undefined;
+    const started = run.events[0].workflowExecutionStartedEventAttributes!;
+    const next = this.startRun(tx, run.ns, {
+      workflowId: run.s.workflowId,
+      type: run.s.type,
+      taskQueue: run.s.taskQueue,
+      input: started.input,
+      header: started.header,
+      memo: started.memo,
+      sa: started.searchAttributes,
+      identity: 'server',
+      requestId: randomUUID(),
+      runTimeoutMs: run.s.runTimeoutMs,
+      execTimeoutMs: run.s.execTimeoutMs,
+      wftTimeoutMs: run.s.wftTimeoutMs,
+      retry: started.retryPolicy,
+      parent: run.s.parent,
+      continuedFrom: run.s.runId,
+      firstRunId: run.s.firstRunId,
+      initiator: enums.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_CRON_SCHEDULE,
+      lastCompletionResult: outcome.result,
+      continuedFailure: outcome.failure,
+      cron: run.s.cron,
     });
     return next.s.runId;
   }

@@ -83,6 +83,8 @@ export interface RunState {
   /** A failed workflow task is retried after a short backoff (persisted so a restart keeps it). */
   wftRetry?: { at: number; attempt: number };
   retry?: RetrySpec;
+  /** Cron schedule: each run, when it closes, starts the next one at the next tick. */
+  cron?: string;
   /** The scheduled (not yet completed) workflow task. */
   wft?: { sid: number; attempt: number; at: number };
   lastStartedId: number;

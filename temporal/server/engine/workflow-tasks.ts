@@ -216,7 +216,7 @@ export function registerWorkflowDeadlines(engine: Engine): void {
   const timeout = (run: Run): void => {
     void engine.run((tx) => {
       if (!run.running) return;
-      const newRunId = engine.retryRun(tx, run, undefined, true);
+      const newRunId = engine.retryRun(tx, run, undefined, true) ?? engine.cronNext(tx, run, {});
       engine.close(tx, run, 'TimedOut', 'WorkflowExecutionTimedOut', {
         retryState: newRunId ? enums.RetryState.RETRY_STATE_IN_PROGRESS : enums.RetryState.RETRY_STATE_TIMEOUT,
         newExecutionRunId: newRunId,

@@ -38,6 +38,7 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
       wftTimeoutMs: durMs(r.workflowTaskTimeout),
       retry: r.retryPolicy,
       startDelayMs: durMs(r.workflowStartDelay),
+      cron: r.cronSchedule || undefined,
     };
   };
 
