@@ -135,7 +135,7 @@ export async function heartbeatDetails(): Promise<number> {
 }
 
 export async function cancelActivity(): Promise<string> {
-  const a = proxyActivities<typeof activities>({ startToCloseTimeout: '20s', heartbeatTimeout: '1s' });
+  const a = proxyActivities<typeof activities>({ startToCloseTimeout: '20s', heartbeatTimeout: '3s' });
   const scope = new CancellationScope();
   const p = scope.run(() => a.waitForCancel());
   await sleep(500);
