@@ -1,13 +1,14 @@
 /**
  * Applies the commands of a completed workflow task, in order, to the run's history and state.
- * Anything that touches another run (children, external signals and cancels) happens in a
- * follow-up transaction, as in Temporal, and reports back to this run through events.
+ * Anything that touches another run (children, external signals and cancels) is carried out
+ * by transfers.ts in a follow-up transaction, as in Temporal.
  */
 import { api, durMs, enums, ICommand, msDur } from '../proto';
 import { Engine, Tx, encodeFields } from './engine';
 import { Run } from './state';
 import { scheduleActivity, cancelActivity } from './activities';
 import { applyProtocolMessage } from './updates';
+import { runTransfer } from './transfers';
 import { randomUUID } from 'crypto';
 import { decodeEvent } from '../proto';
 
@@ -165,16 +166,16 @@ export function applyCommands(
         continueAsNew(engine, tx, run, c.continueAsNewWorkflowExecutionCommandAttributes!, completedId, identity);
         break;
       case C.COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION:
-        startChild(engine, tx, run, c.startChildWorkflowExecutionCommandAttributes!, completedId, identity);
+        startChild(engine, tx, run, c.startChildWorkflowExecutionCommandAttributes!, completedId);
         break;
       case C.COMMAND_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION:
-        signalExternal(engine, tx, run, c.signalExternalWorkflowExecutionCommandAttributes!, completedId, identity);
+        signalExternal(engine, tx, run, c.signalExternalWorkflowExecutionCommandAttributes!, completedId);
         break;
       case C.COMMAND_TYPE_PROTOCOL_MESSAGE:
         applyProtocolMessage(engine, tx, run, messages.get(c.protocolMessageCommandAttributes?.messageId ?? ''));
         break;
       case C.COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION:
-        cancelExternal(engine, tx, run, c.requestCancelExternalWorkflowExecutionCommandAttributes!, completedId, identity);
+        cancelExternal(engine, tx, run, c.requestCancelExternalWorkflowExecutionCommandAttributes!, completedId);
         break;
     }
   }
@@ -263,7 +264,6 @@ function startChild(
   run: Run,
   a: api.command.v1.IStartChildWorkflowExecutionCommandAttributes,
   completedId: number,
-  identity: string,
 ): void {
   const ns = a.namespace || run.ns;
   const iid = engine.add(tx, run, 'StartChildWorkflowExecutionInitiated', {
@@ -287,55 +287,7 @@ function startChild(
   });
   const policy = a.parentClosePolicy || enums.ParentClosePolicy.PARENT_CLOSE_POLICY_TERMINATE;
   run.s.children[iid] = { iid, ns, workflowId: a.workflowId ?? '', type: a.workflowType?.name ?? '', policy };
-  const common = { namespace: ns, workflowId: a.workflowId, workflowType: a.workflowType, initiatedEventId: iid };
-  tx.after.push(() => {
-    void engine.run((tx2) => {
-      if (!run.running || !run.s.children[iid]) return;
-      let failed = false;
-      try {
-        engine.namespaces.get(ns);
-        const { existing } = engine.checkStart(tx2, ns, a.workflowId ?? '', '', a.workflowIdReusePolicy ?? 0, 0);
-        failed = existing !== undefined;
-      } catch {
-        failed = true;
-      }
-      if (failed) {
-        delete run.s.children[iid];
-        engine.notify(tx2, run, 'StartChildWorkflowExecutionFailed', {
-          ...common,
-          cause: enums.StartChildWorkflowExecutionFailedCause.START_CHILD_WORKFLOW_EXECUTION_FAILED_CAUSE_WORKFLOW_ALREADY_EXISTS,
-          control: a.control,
-          workflowTaskCompletedEventId: completedId,
-        });
-        return;
-      }
-      const child = engine.startRun(tx2, ns, {
-        workflowId: a.workflowId ?? '',
-        type: a.workflowType?.name ?? '',
-        taskQueue: a.taskQueue?.name || run.s.taskQueue,
-        input: a.input,
-        header: a.header,
-        memo: a.memo,
-        sa: a.searchAttributes,
-        identity,
-        requestId: randomUUID(),
-        execTimeoutMs: durMs(a.workflowExecutionTimeout),
-        runTimeoutMs: durMs(a.workflowRunTimeout),
-        wftTimeoutMs: durMs(a.workflowTaskTimeout),
-        retry: a.retryPolicy,
-        cron: a.cronSchedule || undefined,
-        parent: { ns: run.ns, workflowId: run.s.workflowId, runId: run.s.runId, iid },
-      });
-      run.s.children[iid].runId = child.s.runId;
-      engine.notify(tx2, run, 'ChildWorkflowExecutionStarted', {
-        namespace: ns,
-        initiatedEventId: iid,
-        workflowExecution: { workflowId: child.s.workflowId, runId: child.s.runId },
-        workflowType: a.workflowType,
-        header: a.header,
-      });
-    });
-  });
+  initiate(engine, tx, run, iid);
 }
 
 function signalExternal(
@@ -344,11 +296,9 @@ function signalExternal(
   run: Run,
   a: api.command.v1.ISignalExternalWorkflowExecutionCommandAttributes,
   completedId: number,
-  identity: string,
 ): void {
-  const ns = a.namespace || run.ns;
   const iid = engine.add(tx, run, 'SignalExternalWorkflowExecutionInitiated', {
-    namespace: ns,
+    namespace: a.namespace || run.ns,
     workflowExecution: a.execution,
     signalName: a.signalName,
     input: a.input,
@@ -357,29 +307,7 @@ function signalExternal(
     header: a.header,
     workflowTaskCompletedEventId: completedId,
   });
-  const common = { namespace: ns, workflowExecution: a.execution, initiatedEventId: iid, control: a.control };
-  tx.after.push(() => {
-    void engine.run((tx2) => {
-      if (!run.running) return;
-      const target = findTarget(engine, ns, a.execution, a.childWorkflowOnly ? run : undefined);
-      if (!target) {
-        engine.notify(tx2, run, 'SignalExternalWorkflowExecutionFailed', {
-          ...common,
-          cause: enums.SignalExternalWorkflowExecutionFailedCause.SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_EXTERNAL_WORKFLOW_EXECUTION_NOT_FOUND,
-          workflowTaskCompletedEventId: completedId,
-        });
-        return;
-      }
-      engine.notify(tx2, target, 'WorkflowExecutionSignaled', {
-        signalName: a.signalName,
-        input: a.input,
-        header: a.header,
-        identity,
-        externalWorkflowExecution: { workflowId: run.s.workflowId, runId: run.s.runId },
-      });
-      engine.notify(tx2, run, 'ExternalWorkflowExecutionSignaled', common);
-    });
-  });
+  initiate(engine, tx, run, iid);
 }
 
 function cancelExternal(
@@ -388,51 +316,20 @@ function cancelExternal(
   run: Run,
   a: api.command.v1.IRequestCancelExternalWorkflowExecutionCommandAttributes,
   completedId: number,
-  identity: string,
 ): void {
-  const ns = a.namespace || run.ns;
-  const execution = { workflowId: a.workflowId, runId: a.runId };
   const iid = engine.add(tx, run, 'RequestCancelExternalWorkflowExecutionInitiated', {
-    namespace: ns,
-    workflowExecution: execution,
+    namespace: a.namespace || run.ns,
+    workflowExecution: { workflowId: a.workflowId, runId: a.runId },
     control: a.control,
     childWorkflowOnly: a.childWorkflowOnly,
     reason: a.reason,
     workflowTaskCompletedEventId: completedId,
   });
-  const common = { namespace: ns, workflowExecution: execution, initiatedEventId: iid };
-  tx.after.push(() => {
-    void engine.run((tx2) => {
-      if (!run.running) return;
-      const target = findTarget(engine, ns, execution, a.childWorkflowOnly ? run : undefined);
-      if (!target) {
-        engine.notify(tx2, run, 'RequestCancelExternalWorkflowExecutionFailed', {
-          ...common,
-          control: a.control,
-          cause: enums.CancelExternalWorkflowExecutionFailedCause.CANCEL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_EXTERNAL_WORKFLOW_EXECUTION_NOT_FOUND,
-          workflowTaskCompletedEventId: completedId,
-        });
-        return;
-      }
-      engine.requestCancel(tx2, target, a.reason || 'cancelled by another workflow', identity, {
-        workflowId: run.s.workflowId,
-        runId: run.s.runId,
-      });
-      engine.notify(tx2, run, 'ExternalWorkflowExecutionCancelRequested', common);
-    });
-  });
+  initiate(engine, tx, run, iid);
 }
 
-/** The running target of an external signal/cancel (a child only, when asked). */
-function findTarget(
-  engine: Engine,
-  ns: string,
-  ex: api.common.v1.IWorkflowExecution | null | undefined,
-  parentOnly: Run | undefined,
-): Run | undefined {
-  if (!ex?.workflowId) return undefined;
-  const run = ex.runId ? engine.runs.get(engine.key(ns, ex.runId)) : engine.currentRun(ns, ex.workflowId);
-  if (!run || !run.running || run.s.workflowId !== ex.workflowId) return undefined;
-  if (parentOnly && run.s.parent?.workflowId !== parentOnly.s.workflowId) return undefined;
-  return run;
+/** Records the cross-workflow step as pending (so a restart redoes it) and runs it after commit. */
+function initiate(engine: Engine, tx: Tx, run: Run, iid: number): void {
+  (run.s.transfers ??= []).push(iid);
+  tx.after.push(() => runTransfer(engine, run, iid));
 }

@@ -33,6 +33,7 @@ import { attachUpdates, closeUpdates } from './updates';
 import { encodeFields } from './fields';
 import { retrySpec, retryPolicyOf, backoff } from './retry';
 import { nextCronTick } from './cron';
+import { runTransfer } from './transfers';
 
 export { encodeToken, decodeToken, type TaskToken } from './tokens';
 export { encodeFields, decodeFields } from './fields';
@@ -701,6 +702,7 @@ export class Engine {
         });
       }
       this.enqueueWft(run);
+      for (const iid of [...(run.s.transfers ?? [])]) runTransfer(this, run, iid);
       for (const a of Object.values(run.s.acts)) {
         if (a.retryAt && a.retryAt > Date.now()) continue;
         this.enqueueActivity(run, a.sid, a.attempt);

@@ -100,6 +100,8 @@ export interface RunState {
   historyBytes: number;
   /** Request ids of recent signals: a retried signal call is delivered once. */
   signalIds?: string[];
+  /** Initiated events of child starts / external signals / cancels not carried out yet. */
+  transfers?: number[];
 }
 
 export interface InflightWft {
