@@ -461,6 +461,25 @@ export class Engine {
     }
   }
 
+  /**
+   * Recovery of the steps that follow a close in a separate transaction: a child that closed
+   * without its parent hearing of it, and a parent that closed without applying its close policy.
+   */
+  private resumeFamily(run: Run): void {
+    for (const c of Object.values(run.s.children)) {
+      const child = c.runId ? this.currentRun(c.ns, c.workflowId) : undefined;
+      if (child && !child.running && child.s.parent?.runId === run.s.runId) {
+        const last = child.lastEvent();
+        if (last) this.notifyParent(child, child.s.status, attrsOf(last));
+      }
+    }
+    const p = run.s.parent;
+    const parent = p ? this.runs.get(this.key(p.ns, p.runId)) : undefined;
+    if (p && parent && !parent.running && p.policy !== undefined) {
+      this.applyParentClosePolicy(parent, [{ iid: p.iid, ns: run.ns, workflowId: run.s.workflowId, type: run.s.type, policy: p.policy }]);
+    }
+  }
+
   /** Reports a child's final state to its parent (unless it continued as new). */
   private notifyParent(run: Run, status: RunStatus, attrs: object): void {
     const p = run.s.parent;
@@ -703,6 +722,7 @@ export class Engine {
       }
       this.enqueueWft(run);
       for (const iid of [...(run.s.transfers ?? [])]) runTransfer(this, run, iid);
+      this.resumeFamily(run);
       for (const a of Object.values(run.s.acts)) {
         if (a.retryAt && a.retryAt > Date.now()) continue;
         this.enqueueActivity(run, a.sid, a.attempt);

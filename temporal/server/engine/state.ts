@@ -69,7 +69,8 @@ export interface RunState {
   executionTime?: number;
   firstRunId: string;
   newRunId?: string;
-  parent?: { ns: string; workflowId: string; runId: string; iid: number };
+  /** `policy`: the parent close policy, so it can still be applied after a crash. */
+  parent?: { ns: string; workflowId: string; runId: string; iid: number; policy?: number };
   requestId: string;
   attempt: number;
   next: number;

@@ -78,7 +78,7 @@ function startChild(
     wftTimeoutMs: durMs(a.workflowTaskTimeout),
     retry: a.retryPolicy,
     cron: a.cronSchedule || undefined,
-    parent: { ns: run.ns, workflowId: run.s.workflowId, runId: run.s.runId, iid },
+    parent: { ns: run.ns, workflowId: run.s.workflowId, runId: run.s.runId, iid, policy: run.s.children[iid].policy },
   });
   run.s.children[iid].runId = child.s.runId;
   engine.notify(tx, run, 'ChildWorkflowExecutionStarted', {
