@@ -86,3 +86,22 @@ describe('SIGKILL of a server running in a child process', () => {
     await scenario(env);
   });
 });
+
+describe('steps interrupted by a crash are redone at startup', () => {
+  let env: Env;
+  beforeAll(async () => {
+    env = await setup({ durable: true });
+  });
+  afterAll(async () => {
+    delete process.env.TEMPORAL_TEST_HOLD_TRANSFERS;
+    await env?.close();
+  });
+  test('a child start initiated before the crash happens after the restart', async () => {
+    if (env.embedded) process.env.TEMPORAL_TEST_HOLD_TRANSFERS = '1';
+    const h = await env.client.workflow.start(wf.childParent, { taskQueue: env.taskQueue, workflowId: wid('held'), args: ['complete'] });
+    await waitFor(async () => (await h.fetchHistory()).events!.some((e) => e.startChildWorkflowExecutionInitiatedEventAttributes));
+    delete process.env.TEMPORAL_TEST_HOLD_TRANSFERS;
+    await env.restart();
+    expect(await h.result()).toBe('hello child');
+  });
+});
