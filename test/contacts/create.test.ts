@@ -256,3 +256,8 @@ test('Idempotency-Key: a repeated create returns the first answer and makes no s
   const found = await call(key, 'GET', `/contacts?code=${code}`);
   expect(found.body.paging.total).toBe(1);
 });
+
+test('the same custom field key twice is refused, naming the second', async () => {
+  const p = { contact_type: 'PERSON', first_name: 'A', last_name: 'B' };
+  expectError(await call(key, 'POST', '/contacts', { ...p, custom_fields: [{ key: 'a', value: '1' }, { key: 'a', value: '2' }] }), 400, 'INVALID_REQUEST', 'custom_fields.1.key');
+});

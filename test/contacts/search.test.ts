@@ -128,3 +128,8 @@ test('bad parameters name the parameter', async () => {
   expectError(await search(key, { size: 1000 }), 400, 'INVALID_REQUEST', 'size');
   expectError(await search(key, { phone_number: 'abc' }), 400, 'INVALID_REQUEST', 'phone_number');
 });
+
+test('a page past the end is empty but still counts the total', async () => {
+  const res = await search(key, { search_value: tag, size: 2, page: 5 });
+  expect(res.body).toEqual({ contacts: [], paging: { page: 5, size: 2, total: 3 } });
+});

@@ -9,6 +9,7 @@ import { recordEvent } from '../events/outbox';
 import { newId } from '../ids';
 import { upsertCustomFields } from './children';
 import { findContactByRef } from './lookup';
+import { checkUniqueKeys } from './normalise';
 import { resolveCategoryId } from './refs';
 import type { BulkUpdateItem } from './types';
 
@@ -28,6 +29,7 @@ export async function bulkUpdateContacts(tx: Tx, actor: AuditActor, items: BulkU
     if (seen.has(contact.id)) throw invalid(refAttribute, `${refAttribute}: the same contact is already item ${seen.get(contact.id)}`);
     seen.set(contact.id, i);
 
+    checkUniqueKeys(item.custom_fields, `${at}.custom_fields`);
     const categoryId = await resolveCategoryId(tx, organisationId, item.category, `${at}.category`);
     await tx.contact.update({
       where: { id: contact.id },

@@ -2,12 +2,11 @@
 // fields and accounts, an audit row and the REGISTER_CONTACT event, in one transaction.
 import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { alreadyExists } from '../errors';
 import { recordEvent } from '../events/outbox';
 import { newId } from '../ids';
 import { createAccounts, defaultAccount } from './accounts';
 import { addressData, emailData, phoneData } from './children';
-import { categoryRef, checkOnePrimary, checkTypeRules, emailList, marketing, primaryFlags } from './normalise';
+import { categoryRef, checkOnePrimary, checkTypeRules, checkUniqueKeys, emailList, marketing, primaryFlags } from './normalise';
 import { resolveCategoryId, resolveCompanyProfile } from './refs';
 import { buildSearchText } from './search-text';
 import type { ContactCreateInput } from './types';
@@ -21,7 +20,7 @@ export async function createContact(tx: Tx, actor: AuditActor, input: ContactCre
   checkOnePrimary(input.addresses, 'addresses');
   checkOnePrimary(input.phones, 'phones');
   checkOnePrimary(input.emails, 'emails');
-  await assertFree(tx, organisationId, input);
+  checkUniqueKeys(input.custom_fields, 'custom_fields');
 
   const id = input.id ?? newId();
   // Items keep the order of the body: ids made in the same millisecond do not sort by creation.
@@ -40,6 +39,8 @@ export async function createContact(tx: Tx, actor: AuditActor, input: ContactCre
     loyaltyIdentifier: input.loyalty_identifier ?? null,
   };
 
+  // No SELECT before the insert: the unique indexes on id, code and statutory number decide,
+  // also between concurrent creates, and uniqueFields names the field in the 409.
   await uniqueFields(() =>
     tx.contact.create({
       data: {
@@ -62,15 +63,21 @@ export async function createContact(tx: Tx, actor: AuditActor, input: ContactCre
         industrySectorIds: profile?.industrySectorIds ?? [],
         referralCode: input.referral_code ?? null,
         searchText: buildSearchText(names, phones),
-        addresses: { create: addresses },
-        phones: { create: phones },
-        emails: {
-          create: emails.map((e, i, all) => ({ id: newId(), organisationId, createdAt: at(i), isPrimary: primaryFlags(all)[i], ...emailData(e), emailAddress: e.email_address as string })),
-        },
-        customFields: { create: (input.custom_fields ?? []).map((f) => ({ id: newId(), organisationId, key: f.key, value: f.value })) },
       },
     }),
   );
+  // One INSERT per list rather than one per item.
+  const owner = { organisationId, contactId: id };
+  if (addresses.length) await tx.contactAddress.createMany({ data: addresses.map((a) => ({ ...a, ...owner })) });
+  if (phones.length) await tx.contactPhone.createMany({ data: phones.map((p) => ({ ...p, ...owner })) });
+  if (emails.length) {
+    await tx.contactEmail.createMany({
+      data: emails.map((e, i, all) => ({ id: newId(), ...owner, createdAt: at(i), isPrimary: primaryFlags(all)[i], ...emailData(e), emailAddress: e.email_address as string })),
+    });
+  }
+  if (input.custom_fields?.length) {
+    await tx.contactCustomField.createMany({ data: input.custom_fields.map((f) => ({ id: newId(), ...owner, key: f.key, value: f.value })) });
+  }
 
   const accounts = input.accounts?.length ? input.accounts : input.create_default_account ? [defaultAccount()] : [];
   const billingAddressId = addresses.find((a) => a.isPrimary)?.id ?? null;
@@ -86,17 +93,4 @@ export async function createContact(tx: Tx, actor: AuditActor, input: ContactCre
     payload: { contact_id: id, contact_type: input.contact_type, account_ids: accountIds },
   });
   return { id };
-}
-
-/** Friendly 409s before the insert; the unique indexes still decide concurrent creates. */
-async function assertFree(tx: Tx, organisationId: string, input: ContactCreateInput): Promise<void> {
-  if (input.id !== undefined && (await tx.contact.findUnique({ where: { id: input.id }, select: { id: true } }))) {
-    throw alreadyExists('id', 'A contact with this id already exists');
-  }
-  if (input.code && (await tx.contact.findFirst({ where: { organisationId, code: input.code }, select: { id: true } }))) {
-    throw alreadyExists('code', `A contact with code '${input.code}' already exists`);
-  }
-  if (input.statutory_number && (await tx.contact.findFirst({ where: { organisationId, statutoryNumber: input.statutory_number }, select: { id: true } }))) {
-    throw alreadyExists('statutory_number', 'A contact with this statutory number already exists');
-  }
 }

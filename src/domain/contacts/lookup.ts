@@ -10,10 +10,14 @@ import type { Ref } from './types';
  */
 export async function findContact(tx: Tx, organisationId: string, idOrCode: string): Promise<Contact> {
   const rows = await tx.contact.findMany({ where: { organisationId, ...idOrCodeWhere(idOrCode) }, take: 2 });
-  // Should one contact's id equal another one's code, the id wins: ids are what the API hands out.
-  const contact = rows.find((c) => isId(idOrCode) && c.id === normaliseId(idOrCode)) ?? rows[0];
+  const contact = pickByIdOrCode(rows, idOrCode);
   if (!contact) throw notFound('Contact');
   return contact;
+}
+
+/** Should one contact's id equal another one's code, the id wins: ids are what the API hands out. */
+export function pickByIdOrCode<T extends { id: string }>(rows: T[], idOrCode: string): T | undefined {
+  return rows.find((c) => isId(idOrCode) && c.id === normaliseId(idOrCode)) ?? rows[0];
 }
 
 export function idOrCodeWhere(value: string) {

@@ -76,3 +76,12 @@ export function primaryFlags<T extends { is_primary?: boolean }>(list: T[]): boo
   const marked = list.findIndex((item) => item.is_primary);
   return list.map((_, i) => i === (marked >= 0 ? marked : 0));
 }
+
+/** Custom field keys are unique per contact; the same key twice in one body is ambiguous. */
+export function checkUniqueKeys(fields: Array<{ key: string }> | undefined, attribute: string): void {
+  const seen = new Set<string>();
+  for (const [i, f] of (fields ?? []).entries()) {
+    if (seen.has(f.key)) throw invalid(`${attribute}.${i}.key`, `${attribute}.${i}.key: key '${f.key}' is given twice`);
+    seen.add(f.key);
+  }
+}

@@ -4,7 +4,8 @@ import type { Prisma, Tx } from '../../db/client';
 import { formatContactName, getNameDisplayFormat, type NameDisplayFormat } from '../reference';
 import { countryName } from './countries';
 import { CONTACT_DEFAULTS } from './defaults';
-import { findContact } from './lookup';
+import { notFound } from '../errors';
+import { idOrCodeWhere, pickByIdOrCode } from './lookup';
 
 const oldestFirst: Prisma.ContactAddressOrderByWithRelationInput[] = [{ createdAt: 'asc' }, { id: 'asc' }];
 
@@ -79,8 +80,14 @@ export function idName(row: { id: string; name: string } | null) {
 }
 
 export async function getContact(tx: Tx, organisationId: string, idOrCode: string) {
-  const { id } = await findContact(tx, organisationId, idOrCode);
-  const c = await tx.contact.findUniqueOrThrow({ where: { id }, include: { ...contactInclude, customFields: { orderBy: { key: 'asc' } } } });
+  // The lookup by id or code and the relations in one call (lookup.ts explains the id-or-code rule).
+  const rows = await tx.contact.findMany({
+    where: { organisationId, ...idOrCodeWhere(idOrCode) },
+    include: { ...contactInclude, customFields: { orderBy: { key: 'asc' } } },
+    take: 2,
+  });
+  const c = pickByIdOrCode(rows, idOrCode);
+  if (!c) throw notFound('Contact');
   const format = await getNameDisplayFormat(tx, organisationId);
   const sectors = c.industrySectorIds.length
     ? await tx.industrySector.findMany({ where: { organisationId, id: { in: c.industrySectorIds } }, select: { id: true, name: true } })

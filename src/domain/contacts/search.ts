@@ -37,12 +37,17 @@ export async function searchContacts(tx: Tx, organisationId: string, q: ContactS
   const format = await getNameDisplayFormat(tx, organisationId);
   const where = Prisma.join(conditions(organisationId, q), ' AND ');
   const direction = Prisma.raw(q.order === 'ASC' ? 'ASC' : 'DESC');
-  const [{ total }] = await tx.$queryRaw<Array<{ total: number }>>`SELECT count(*)::int AS total FROM contacts c WHERE ${where}`;
-  const page = await tx.$queryRaw<Array<{ id: string }>>`
-    SELECT c.id::text AS id FROM contacts c WHERE ${where}
+  // The total rides along with the page (one statement); only a page past the end needs a count.
+  const page = await tx.$queryRaw<Array<{ id: string; total: number }>>`
+    SELECT c.id::text AS id, (count(*) OVER ())::int AS total FROM contacts c WHERE ${where}
     ORDER BY ${sortKey(q.sort, format)} ${direction} NULLS LAST, c.id ${direction}
     LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}`;
-  if (page.length === 0) return { contacts: [], total };
+  if (page.length === 0) {
+    if (q.page === 1) return { contacts: [], total: 0 };
+    const [{ total }] = await tx.$queryRaw<Array<{ total: number }>>`SELECT count(*)::int AS total FROM contacts c WHERE ${where}`;
+    return { contacts: [], total };
+  }
+  const total = page[0].total;
 
   const rows = await tx.contact.findMany({
     where: { organisationId, id: { in: page.map((r) => r.id) } },

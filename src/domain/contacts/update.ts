@@ -6,7 +6,7 @@ import { audit, type AuditActor } from '../audit';
 import { alreadyExists } from '../errors';
 import { upsertCustomFields, writeAddresses, writeEmails, writePhones, writePrimaryEmail } from './children';
 import { assertNotAnonymized, findContact } from './lookup';
-import { categoryRef, checkOnePrimary, checkTypeRules, emailList, marketing } from './normalise';
+import { categoryRef, checkOnePrimary, checkTypeRules, checkUniqueKeys, emailList, marketing } from './normalise';
 import { resolveCategoryId, resolveCompanyProfile, withoutUndefined } from './refs';
 import { rebuildSearchText } from './search-text';
 import type { ConsentState, ContactType, ContactUpdateInput } from './types';
@@ -22,6 +22,7 @@ export async function updateContact(tx: Tx, actor: AuditActor, idOrCode: string,
   checkOnePrimary(input.addresses, 'addresses');
   checkOnePrimary(input.phones, 'phones');
   checkOnePrimary(input.emails, 'emails');
+  checkUniqueKeys(input.custom_fields, 'custom_fields');
   await assertFree(tx, organisationId, contact.id, input);
 
   const ref = categoryRef(input);
