@@ -5,9 +5,9 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { DEFAULT_POOL_SIZE } from './client';
 import { lockDataDir } from './data-dir-lock';
+import { startWireServer, type WireServer } from './pglite-wire';
 
 export interface EmbeddedDatabase {
   /** postgresql:// URL of the socket server, for Prisma, pg and psql alike. */
@@ -35,15 +35,13 @@ export async function startEmbeddedDatabase(
   mkdirSync(dataDir, { recursive: true });
   const lock = lockDataDir(dataDir);
   let db: PGlite | undefined;
-  let server: PGLiteSocketServer | undefined;
+  let server: WireServer | undefined;
   try {
     const pgdata = path.join(dataDir, 'pgdata');
     // pg_trgm backs the contacts' general search index (ILIKE '%…%' on search_text).
     db = await PGlite.create({ dataDir: pgdata, extensions: { pg_trgm } });
-    // The server's default is one connection; extra pool connections would be reset (FACTS.md).
-    server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: opts.maxConnections ?? DEFAULT_POOL_SIZE });
-    await server.start();
-    const url = `postgresql://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+    server = await startWireServer(db, { host: '127.0.0.1', port: 0, maxConnections: opts.maxConnections ?? DEFAULT_POOL_SIZE });
+    const url = `postgresql://postgres:postgres@${server.host}:${server.port}/postgres?sslmode=disable`;
     const infoFile = path.join(dataDir, DATABASE_INFO_FILE);
     writeAtomically(infoFile, JSON.stringify({ url, pid: process.pid } satisfies DatabaseInfo, null, 2));
     opts.log?.info({ dataDir: pgdata, url, ms: Date.now() - started }, 'embedded PostgreSQL (PGlite) listening');
@@ -55,7 +53,7 @@ export async function startEmbeddedDatabase(
       close: () => (closing ??= (async () => {
         rmSync(infoFile, { force: true });
         try {
-          await running.server.stop();
+          await running.server.close();
           await running.db.close();
         } finally {
           lock.release();
@@ -63,7 +61,7 @@ export async function startEmbeddedDatabase(
       })()),
     };
   } catch (err) {
-    await server?.stop().catch(() => {});
+    await server?.close().catch(() => {});
     await db?.close().catch(() => {});
     lock.release();
     throw new Error(`Could not start the embedded database in ${dataDir}: ${(err as Error).message}`, { cause: err });
