@@ -36,9 +36,10 @@ describe('API keys', () => {
   });
 
   it('refuses an expired key', async () => {
-    const created = await newKey(a, { expires_on: Math.floor(Date.now() / 1000) + 1 });
+    // Epoch seconds: +2 leaves at least one whole second of validity.
+    const created = await newKey(a, { expires_on: Math.floor(Date.now() / 1000) + 2 });
     expect((await api('GET', '/api_keys', { key: created.key })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 3100));
     expect((await api('GET', '/api_keys', { key: created.key })).status).toBe(401);
   });
 

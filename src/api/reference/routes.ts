@@ -2,7 +2,7 @@
 // name display setting.
 import { actorOf } from '../../domain/audit';
 import { accountClassifications, contactCategories, kycProfiles } from '../../domain/reference/catalogue';
-import { getNameDisplaySettings, setNameDisplayFormat, type NameDisplaySettings } from '../../domain/reference/name-display';
+import { forgetNameDisplayFormat, getNameDisplaySettings, setNameDisplayFormat, type NameDisplaySettings } from '../../domain/reference/name-display';
 import { epoch } from '../present';
 import { route, type RouteDef } from '../route';
 import { catalogueRoutes, TAG } from './catalogue-routes';
@@ -39,7 +39,11 @@ function nameDisplayRoutes(): RouteDef[] {
       auth: { scope: 'reference_data:write' }, summary: 'Set how contact names are displayed',
       description: 'The organisation has one setting, so this answers with the setting itself rather than an id.',
       body: nameDisplayBody, response: nameDisplaySettings,
-      handler: async ({ ctx, body }) => presentSettings(await ctx.db.$transaction((tx) => setNameDisplayFormat(tx, actorOf(ctx), body.format))),
+      handler: async ({ ctx, body }) => {
+        const settings = await ctx.db.$transaction((tx) => setNameDisplayFormat(tx, actorOf(ctx), body.format));
+        forgetNameDisplayFormat(ctx.organisationId);
+        return presentSettings(settings);
+      },
     }),
   ];
 }

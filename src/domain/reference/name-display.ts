@@ -56,8 +56,26 @@ export async function getNameDisplaySettings(tx: Tx, organisationId: string): Pr
   return row ? { format: asFormat(row.format), updatedAt: row.updatedAt } : { format: DEFAULT_NAME_DISPLAY_FORMAT, updatedAt: null };
 }
 
+/**
+ * Every contact read needs the format, and it almost never changes: it is kept in memory for a
+ * few seconds. A change through this process evicts it at once; other replicas follow within
+ * FORMAT_CACHE_MS.
+ */
+const FORMAT_CACHE_MS = 5_000;
+const formatCache = new Map<string, { format: NameDisplayFormat; until: number }>();
+
+/** Call after the transaction that changed the format has committed. */
+export function forgetNameDisplayFormat(organisationId: string): void {
+  formatCache.delete(organisationId);
+}
+
 export async function getNameDisplayFormat(tx: Tx, organisationId: string): Promise<NameDisplayFormat> {
-  return (await getNameDisplaySettings(tx, organisationId)).format;
+  const cached = formatCache.get(organisationId);
+  if (cached && cached.until > Date.now()) return cached.format;
+  const { format } = await getNameDisplaySettings(tx, organisationId);
+  if (formatCache.size > 10_000) formatCache.clear();
+  formatCache.set(organisationId, { format, until: Date.now() + FORMAT_CACHE_MS });
+  return format;
 }
 
 export async function setNameDisplayFormat(tx: Tx, actor: AuditActor, format: NameDisplayFormat): Promise<NameDisplaySettings> {
