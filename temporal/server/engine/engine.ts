@@ -543,37 +543,27 @@ export class Engine {
     if (!timedOut && (failure?.applicationFailureInfo?.nonRetryable || r.nonRetryable.includes(type))) return undefined;
     const delay = backoff(r, run.s.attempt);
     if (run.s.execDeadline && Date.now() + delay >= run.s.execDeadline) return undefined;
-    const started = run.events[0].workflowExecutionStartedEventAttributes!;
-    const next = this.startRun(tx, run.ns, {
-      workflowId: run.s.workflowId,
-      type: run.s.type,
-      taskQueue: run.s.taskQueue,
-      input: started.input,
-      header: started.header,
-      memo: started.memo,
-      sa: started.searchAttributes,
-      identity: 'server',
-      requestId: randomUUID(),
-      runTimeoutMs: run.s.runTimeoutMs,
-      execTimeoutMs: run.s.execTimeoutMs,
+    return this.restartRun(tx, run, {
       execDeadline: run.s.execDeadline,
-      wftTimeoutMs: run.s.wftTimeoutMs,
-      retry: started.retryPolicy,
       startDelayMs: delay,
-      parent: run.s.parent,
-      continuedFrom: run.s.runId,
-      firstRunId: run.s.firstRunId,
       initiator: enums.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_RETRY,
       attempt: run.s.attempt + 1,
       continuedFailure: failure,
-      cron: run.s.cron,
     });
-    return next.s.runId;
   }
 
   /** A cron run closed (completed, failed or timed out): the next run waits for the next tick. */
   cronNext(tx: Tx, run: Run, outcome: { result?: IPayloads | null; failure?: IFailure | null }): string | undefined {
     if (!run.s.cron) return undefined;
+    return this.restartRun(tx, run, {
+      initiator: enums.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_CRON_SCHEDULE,
+      lastCompletionResult: outcome.result,
+      continuedFailure: outcome.failure,
+    });
+  }
+
+  /** A new run of the same workflow with the first run's input (retry and cron both do this). */
+  private restartRun(tx: Tx, run: Run, p: Pick<StartParams, 'initiator'> & Partial<StartParams>): string {
     const started = run.events[0].workflowExecutionStartedEventAttributes!;
     const next = this.startRun(tx, run.ns, {
       workflowId: run.s.workflowId,
@@ -592,10 +582,8 @@ export class Engine {
       parent: run.s.parent,
       continuedFrom: run.s.runId,
       firstRunId: run.s.firstRunId,
-      initiator: enums.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_CRON_SCHEDULE,
-      lastCompletionResult: outcome.result,
-      continuedFailure: outcome.failure,
       cron: run.s.cron,
+      ...p,
     });
     return next.s.runId;
   }
