@@ -63,9 +63,9 @@ async function runRoute(p: Pipeline, def: RouteDef, req: Request, res: Response)
     p.limiter.take(principal.actor.id, principal.rateLimitPerSecond);
     authorise(principal, def.auth);
   }
-  const params = parsePart(def.params, req.params, undefined);
-  const query = parsePart(def.query, req.query, undefined);
-  const body = parsePart(def.body, req.body ?? {}, undefined);
+  const params = parsePart(def.params, req.params);
+  const query = parsePart(def.query, req.query);
+  const body = parsePart(def.body, req.body ?? {});
   const ctx: RequestContext = {
     organisationId: principal?.organisationId ?? '',
     actor: principal?.actor ?? { type: 'api_key', id: 'anonymous', kind: 'PUBLIC', scopes: [], isAdmin: false },
@@ -113,10 +113,10 @@ function redact(body: unknown, fields: string[] | undefined): unknown {
   return { ...body, ...Object.fromEntries(fields.map((f) => [f, null])) };
 }
 
-function parsePart(schema: RouteDef['body'], value: unknown, prefix: string | undefined) {
+function parsePart(schema: RouteDef['body'], value: unknown) {
   if (!schema) return undefined;
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw fromZod(parsed.error, prefix);
+  if (!parsed.success) throw fromZod(parsed.error);
   return parsed.data;
 }
 

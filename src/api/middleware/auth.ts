@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
 import type { Db } from '../../db/client';
 import { forbidden, invalidCredential } from '../../domain/errors';
 import { findUsableApiKey } from '../../domain/identity/api-keys';
@@ -85,7 +85,3 @@ export function authorise(principal: Principal, auth: Exclude<RouteDef['auth'], 
     throw forbidden(`This credential lacks the scope ${auth.scope}`);
   }
 }
-
-export type AuthedLocals = { principal: Principal };
-export type Next = NextFunction;
-export type Res = Response;

@@ -5,7 +5,6 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Body-carrying requests must be JSON; an empty body needs no content type. */
 export const requireJson: RequestHandler = (req, _res, next) => {
-  if (req.method === 'GET' && !hasBody(req)) return next();
   if (!hasBody(req)) return next();
   if (!req.is('application/json')) {
     return next(new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be JSON (Content-Type: application/json)'));

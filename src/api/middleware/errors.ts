@@ -44,9 +44,9 @@ export function toAppError(err: unknown): AppError {
 }
 
 /** The first issue names the offending field, e.g. `addresses.0.country_code`. */
-export function fromZod(err: z.ZodError, prefix?: string): AppError {
+export function fromZod(err: z.ZodError): AppError {
   const issue = err.issues[0];
-  const pathParts = [...(prefix ? [prefix] : []), ...issue.path.map(String)];
+  const pathParts = issue.path.map(String);
   const attribute = pathParts.join('.') || undefined;
   let message = issue.message;
   if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) message = 'is required';

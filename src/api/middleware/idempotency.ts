@@ -2,8 +2,6 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { AppError, conflict, invalid } from '../../domain/errors';
 
-const TTL_MS = 24 * 3600 * 1000;
-
 export interface StoredResponse {
   status: number;
   body: unknown;
@@ -15,11 +13,23 @@ export interface StoredResponse {
  * another body 409 IDEMPOTENCY_CONFLICT. Keys are per organisation and credential.
  */
 export class Idempotency {
+  private nextSweep = 0;
+
   constructor(private readonly db: Db) {}
+
+  /** Expired keys are deleted at most hourly, piggy-backing on traffic instead of a timer. */
+  private sweep(): void {
+    if (Date.now() < this.nextSweep) return;
+    this.nextSweep = Date.now() + 3600_000;
+    this.db.$executeRaw`DELETE FROM idempotency_records WHERE created_at < now() - interval '24 hours'`.catch(() => {
+      this.nextSweep = 0;
+    });
+  }
 
   /** Returns the stored response to replay, or null when this request now owns the key. */
   async claim(scope: { organisationId: string; credentialId: string }, key: string, fingerprint: string): Promise<StoredResponse | null> {
     if (key.length > 255) throw invalid('Idempotency-Key', 'Idempotency-Key must be at most 255 characters');
+    this.sweep();
     const id = { organisationId: scope.organisationId, credentialId: scope.credentialId, key };
     const inserted = await this.db.$executeRaw`
       INSERT INTO idempotency_records (organisation_id, credential_id, key, request_hash, created_at)
@@ -29,7 +39,9 @@ export class Idempotency {
         WHERE idempotency_records.created_at < now() - interval '24 hours'`;
     if (inserted === 1) return null;
     const existing = await this.db.idempotencyRecord.findUnique({ where: { organisationId_credentialId_key: id } });
-    if (!existing || Date.now() - existing.createdAt.getTime() > TTL_MS) return this.claim(scope, key, fingerprint);
+    // Released by a failed first request in the meantime: claim it again. (Expiry is decided by
+    // the database clock, in the INSERT above, never by comparing clocks here.)
+    if (!existing) return this.claim(scope, key, fingerprint);
     if (existing.requestHash !== fingerprint) {
       throw conflict('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used with a different request', 'Idempotency-Key');
     }
