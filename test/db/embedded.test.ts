@@ -3,20 +3,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
-import { exited, startEmbeddedChild, tempDir } from './helpers';
+import { exited, query, startEmbeddedChild, tempDir } from './helpers';
 
 jest.setTimeout(180_000);
-
-async function query<T>(url: string, sql: string): Promise<T[]> {
-  const client = new Client(url);
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 const lockFile = (dir: string) => path.join(dir, 'embedded-db.lock');
 const infoFile = (dir: string) => path.join(dir, 'database.json');

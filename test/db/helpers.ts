@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from 'pg';
 
 export const repoRoot = path.resolve(__dirname, '../..');
 
@@ -85,5 +86,16 @@ export async function startEmbeddedChild(dataDir: string): Promise<EmbeddedChild
   } catch (err) {
     child.kill('SIGKILL');
     throw err;
+  }
+}
+
+/** One statement on its own connection. */
+export async function query<T>(url: string, sql: string): Promise<T[]> {
+  const client = new Client(url);
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
   }
 }

@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { Client } from 'pg';
 import { applyMigrations, MigrationError } from '../../src/db/migrate';
-import { repoRoot, silentLog, startEmbeddedChild, tempDir } from './helpers';
+import { query, repoRoot, silentLog, startEmbeddedChild, tempDir } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -40,16 +40,6 @@ async function postgresTarget(adminUrl: string): Promise<Target> {
       await admin.end();
     },
   };
-}
-
-async function query<T>(url: string, sql: string): Promise<T[]> {
-  const client = new Client(url);
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as T[];
-  } finally {
-    await client.end();
-  }
 }
 
 const targets: Array<[string, () => Promise<Target>]> = [['embedded PGlite', embeddedTarget]];
