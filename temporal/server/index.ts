@@ -8,8 +8,9 @@ import { Store } from './store/log';
 import { Namespaces } from './namespaces';
 import { Engine, Logger, Tx } from './engine/engine';
 import type { RunState } from './engine/state';
-import { registerWorkflowDeadlines } from './engine/workflow-tasks';
-import { registerActivityDeadlines } from './engine/activities';
+import { workflowDeadlines } from './engine/workflow-tasks';
+import { activityDeadlines } from './engine/activities';
+import { recover } from './engine/recovery';
 import { addWorkflowService } from './grpc/service';
 import { workflowHandlers } from './grpc/workflows';
 import { workerHandlers } from './grpc/worker';
@@ -37,15 +38,14 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
   const { store, loaded } = Store.open<RunState>(opts.dataDir, () => snapshotRecords(engine!));
   const namespaces = new Namespaces(loaded.namespaces);
   engine = new Engine(store, namespaces, log);
-  registerWorkflowDeadlines(engine);
-  registerActivityDeadlines(engine);
+  engine.deadlines.handle({ ...workflowDeadlines(engine), ...activityDeadlines(engine) });
   const def = namespaces.ensureDefault();
   if (def) {
     const tx = new Tx();
     tx.ns.push(def);
     await engine.commit(tx);
   }
-  engine.recover(loaded.runs);
+  recover(engine, loaded.runs);
   const e0 = engine;
   const purge = setInterval(() => void e0.purgeExpired().catch((err) => log('error', 'retention purge failed', { error: String(err) })), 10 * 60_000);
   purge.unref();

@@ -1,8 +1,7 @@
 /** Namespace registry. `default` always exists; registrations are persisted like any change. */
 import { randomUUID } from 'crypto';
 import type { NamespaceRecord } from './store/log';
-import { alreadyExists, invalid, ServiceError } from './grpc/errors';
-import { status } from '@grpc/grpc-js';
+import { alreadyExists, invalidArgument, notFound } from './engine/errors';
 import { api, msDur } from './proto';
 
 export class Namespaces {
@@ -19,7 +18,7 @@ export class Namespaces {
   }
 
   create(name: string, description: string, ownerEmail: string, retentionDays: number): NamespaceRecord {
-    if (!name || !/^[A-Za-z0-9._-]+$/.test(name)) throw invalid(`Invalid namespace name "${name}"`);
+    if (!name || !/^[A-Za-z0-9._-]+$/.test(name)) throw invalidArgument(`Invalid namespace name "${name}"`);
     if (this.byName.has(name)) throw alreadyExists(`Namespace ${name} already exists.`);
     const rec: NamespaceRecord = {
       k: 'ns',
@@ -36,7 +35,7 @@ export class Namespaces {
 
   get(name: string | null | undefined): NamespaceRecord {
     const n = this.byName.get(name || '');
-    if (!n) throw new ServiceError(status.NOT_FOUND, `Namespace ${name || '(empty)'} is not found.`);
+    if (!n) throw notFound(`Namespace ${name || '(empty)'} is not found.`);
     return n;
   }
 

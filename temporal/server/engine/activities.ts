@@ -7,7 +7,8 @@ import { randomUUID } from 'crypto';
 import { api, durMs, enums, IFailure, IPayloads, msDur, ts, L } from '../proto';
 import { Engine, Tx, ActTask, encodeToken, retrySpec, retryPolicyOf, backoff, TaskToken } from './engine';
 import { ActivityState, Run } from './state';
-import { notFound } from '../grpc/errors';
+import type { DeadlineHandlers } from './deadlines';
+import { notFound } from './errors';
 
 type PollActResponse = api.workflowservice.v1.IPollActivityTaskQueueResponse;
 const TT = enums.TimeoutType;
@@ -93,7 +94,7 @@ export function dispatchActivity(engine: Engine, t: ActTask, identity: string): 
   if (!scheduled) return undefined;
   const now = Date.now();
   run.started.set(t.sid, { attempt: a.attempt, at: now, identity, requestId: randomUUID(), lastHb: now });
-  engine.arm(run);
+  engine.deadlines.arm(run);
   return {
     taskToken: encodeToken({ ns: run.ns, w: run.s.workflowId, r: run.s.runId, k: 'a', s: a.sid, a: a.attempt, d: dispatchSeq++ }),
     workflowNamespace: run.ns,
@@ -221,47 +222,48 @@ function timeoutFailure(act: ActivityState, type: number, name: string): IFailur
   };
 }
 
-export function registerActivityDeadlines(engine: Engine): void {
-  const onTimeout = (run: Run, sidStr: string, type: number, name: string, check: (a: ActivityState) => boolean): void => {
-    const act = run.s.acts[sidStr];
+type ActivityDeadline = 'activityRetry' | 'activityScheduleToStart' | 'activityScheduleToClose' | 'activityStartToClose' | 'activityHeartbeat';
+
+/** The handlers for activity retry backoffs and the four activity timeouts. */
+export function activityDeadlines(engine: Engine): Pick<DeadlineHandlers, ActivityDeadline> {
+  const onTimeout = (run: Run, sid: number, type: number, name: string, check: (a: ActivityState) => boolean): void => {
+    const act = run.s.acts[sid];
     if (!act || !check(act)) return;
     void engine.run((tx) => {
-      if (run.s.acts[sidStr] !== act || !check(act)) return;
+      if (run.s.acts[sid] !== act || !check(act)) return;
       failActivity(engine, tx, run, act, timeoutFailure(act, type, name), 'server', type);
     });
   };
   const now = (): number => Date.now();
-  engine.deadlineHandlers.set('ar', (run, sid) => {
-    const act = run.s.acts[sid];
-    if (!act || !act.retryAt || act.retryAt > now()) return;
-    act.retryAt = undefined;
-    engine.arm(run);
-    engine.enqueueActivity(run, act.sid, act.attempt);
-  });
-  engine.deadlineHandlers.set('as2s', (run, sid) =>
-    onTimeout(run, sid, TT.TIMEOUT_TYPE_SCHEDULE_TO_START, 'ScheduleToStart', (a) => !run.started.has(a.sid) && !a.retryAt && a.attemptScheduledAt + a.s2s <= now()),
-  );
-  engine.deadlineHandlers.set('as2c', (run, sid) =>
-    onTimeout(run, sid, TT.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE, 'ScheduleToClose', (a) => a.scheduledAt + a.s2c <= now()),
-  );
-  engine.deadlineHandlers.set('astc', (run, sid) =>
-    onTimeout(run, sid, TT.TIMEOUT_TYPE_START_TO_CLOSE, 'StartToClose', (a) => {
-      const st = run.started.get(a.sid);
-      return !!st && st.at + a.stc <= now();
-    }),
-  );
-  engine.deadlineHandlers.set('ahb', (run, sid) =>
-    onTimeout(run, sid, TT.TIMEOUT_TYPE_HEARTBEAT, 'Heartbeat', (a) => {
-      const st = run.started.get(a.sid);
-      return !!st && st.lastHb + a.hb <= now();
-    }),
-  );
+  return {
+    activityRetry: (run, { sid }) => {
+      const act = run.s.acts[sid];
+      if (!act || !act.retryAt || act.retryAt > now()) return;
+      act.retryAt = undefined;
+      engine.deadlines.arm(run);
+      engine.enqueueActivity(run, act.sid, act.attempt);
+    },
+    activityScheduleToStart: (run, { sid }) =>
+      onTimeout(run, sid, TT.TIMEOUT_TYPE_SCHEDULE_TO_START, 'ScheduleToStart', (a) => !run.started.has(a.sid) && !a.retryAt && a.attemptScheduledAt + a.s2s <= now()),
+    activityScheduleToClose: (run, { sid }) =>
+      onTimeout(run, sid, TT.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE, 'ScheduleToClose', (a) => a.scheduledAt + a.s2c <= now()),
+    activityStartToClose: (run, { sid }) =>
+      onTimeout(run, sid, TT.TIMEOUT_TYPE_START_TO_CLOSE, 'StartToClose', (a) => {
+        const st = run.started.get(a.sid);
+        return !!st && st.at + a.stc <= now();
+      }),
+    activityHeartbeat: (run, { sid }) =>
+      onTimeout(run, sid, TT.TIMEOUT_TYPE_HEARTBEAT, 'Heartbeat', (a) => {
+        const st = run.started.get(a.sid);
+        return !!st && st.lastHb + a.hb <= now();
+      }),
+  };
 }
 
 export function recordHeartbeat(engine: Engine, run: Run, act: ActivityState, details: IPayloads | null | undefined): boolean {
   const st = run.started.get(act.sid);
   if (st) st.lastHb = Date.now();
   if (details) act.details = Buffer.from(api.common.v1.Payloads.encode(details).finish()).toString('base64');
-  engine.arm(run);
+  engine.deadlines.arm(run);
   return act.cancelRequestedId !== undefined;
 }

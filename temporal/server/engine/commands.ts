@@ -9,6 +9,7 @@ import { Run } from './state';
 import { scheduleActivity, cancelActivity } from './activities';
 import { applyProtocolMessage } from './updates';
 import { runTransfer } from './transfers';
+import { cronNext, retryRun, startRun } from './starts';
 import { randomUUID } from 'crypto';
 import { decodeEvent } from '../proto';
 
@@ -140,13 +141,13 @@ export function applyCommands(
         engine.close(tx, run, 'Completed', 'WorkflowExecutionCompleted', {
           result,
           workflowTaskCompletedEventId: completedId,
-          newExecutionRunId: engine.cronNext(tx, run, { result }),
+          newExecutionRunId: cronNext(engine, tx, run, { result }),
         });
         break;
       }
       case C.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION: {
         const failure = c.failWorkflowExecutionCommandAttributes?.failure;
-        const newRunId = engine.retryRun(tx, run, failure, false) ?? engine.cronNext(tx, run, { failure });
+        const newRunId = retryRun(engine, tx, run, failure, false) ?? cronNext(engine, tx, run, { failure });
         const R = enums.RetryState;
         engine.close(tx, run, 'Failed', 'WorkflowExecutionFailed', {
           failure,
@@ -217,7 +218,7 @@ function continueAsNew(
   const taskQueue = a.taskQueue?.name || run.s.taskQueue;
   const runTimeoutMs = durMs(a.workflowRunTimeout) ?? run.s.runTimeoutMs;
   const wftTimeoutMs = durMs(a.workflowTaskTimeout) ?? run.s.wftTimeoutMs;
-  const next = engine.startRun(tx, run.ns, {
+  const next = startRun(engine, tx, run.ns, {
     workflowId: run.s.workflowId,
     type,
     taskQueue,

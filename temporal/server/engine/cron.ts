@@ -3,7 +3,7 @@
  * them: five fields (minute hour day-of-month month day-of-week) in UTC, with `*`, lists,
  * ranges, steps and names, plus @yearly/@monthly/@weekly/@daily/@hourly and `@every <dur>`.
  */
-import { invalid } from '../grpc/errors';
+import { invalidArgument } from './errors';
 
 interface Spec {
   every?: number;
@@ -43,7 +43,7 @@ function parseDuration(s: string): number {
     const n = Number(m[1]);
     ms += n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
   }
-  if (seen !== s || ms <= 0) throw invalid(`Invalid cron schedule: bad @every duration "${s}"`);
+  if (seen !== s || ms <= 0) throw invalidArgument(`Invalid cron schedule: bad @every duration "${s}"`);
   return ms;
 }
 
@@ -52,13 +52,13 @@ function parseField(text: string, i: number): Set<number> {
   const out = new Set<number>();
   const num = (t: string): number => {
     const v = NAMES[t.toLowerCase()] ?? Number(t);
-    if (!Number.isInteger(v) || v < lo || v > hi) throw invalid(`Invalid cron schedule: "${t}" is out of range`);
+    if (!Number.isInteger(v) || v < lo || v > hi) throw invalidArgument(`Invalid cron schedule: "${t}" is out of range`);
     return v;
   };
   for (const part of text.split(',')) {
     const [range, stepText] = part.split('/');
     const step = stepText === undefined ? 1 : Number(stepText);
-    if (!Number.isInteger(step) || step < 1) throw invalid(`Invalid cron schedule: bad step in "${part}"`);
+    if (!Number.isInteger(step) || step < 1) throw invalidArgument(`Invalid cron schedule: bad step in "${part}"`);
     let a = lo;
     let b = hi;
     if (range !== '*' && range !== '?') {
@@ -75,7 +75,7 @@ export function parseCron(expr: string): Spec {
   const e = expr.trim();
   if (e.startsWith('@every ')) return { every: parseDuration(e.slice(7).trim()) };
   const fields = (MACROS[e] ?? e).split(/\s+/);
-  if (fields.length !== 5) throw invalid(`Invalid cron schedule "${expr}": expected 5 fields`);
+  if (fields.length !== 5) throw invalidArgument(`Invalid cron schedule "${expr}": expected 5 fields`);
   return {
     fields: fields.map(parseField),
     domStar: fields[2] === '*' || fields[2] === '?',
@@ -101,5 +101,5 @@ export function nextCronTick(expr: string, after: number): number {
     if (mon.has(d.getUTCMonth() + 1) && dayOk && hour.has(d.getUTCHours()) && min.has(d.getUTCMinutes())) return d.getTime();
     d.setTime(d.getTime() + 60_000);
   }
-  throw invalid(`Invalid cron schedule "${expr}": it never fires`);
+  throw invalidArgument(`Invalid cron schedule "${expr}": it never fires`);
 }

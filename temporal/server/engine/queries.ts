@@ -4,12 +4,11 @@
  * workflows are queried the same way, by a worker.
  */
 import { randomUUID } from 'crypto';
-import { status as grpcStatus } from '@grpc/grpc-js';
 import { api, enums, IPayloads, L, ts } from '../proto';
 import type { Engine } from './engine';
 import { encodeToken } from './tokens';
 import type { PendingQuery, Run } from './state';
-import { ServiceError } from '../grpc/errors';
+import { EngineError } from './errors';
 
 type PollWftResponse = api.workflowservice.v1.IPollWorkflowTaskQueueResponse;
 export type QueryAnswer = { result?: IPayloads | null; error?: string };
@@ -69,7 +68,7 @@ export function addQuery(engine: Engine, run: Run, q: Omit<PendingQuery, 'dispat
     const timer = setTimeout(() => {
       const i = run.queries.findIndex((x) => x.id === id);
       if (i >= 0) run.queries.splice(i, 1);
-      reject(new ServiceError(grpcStatus.DEADLINE_EXCEEDED, 'query timed out: no worker answered'));
+      reject(new EngineError('deadline_exceeded', 'query timed out: no worker answered'));
     }, timeoutMs);
     run.queries.push({
       ...q,

@@ -1,5 +1,5 @@
 /** Task tokens are opaque to workers; ours are small JSON documents naming the task. */
-import { invalid } from '../grpc/errors';
+import { invalidArgument } from './errors';
 
 export interface TaskToken {
   ns: string;
@@ -23,7 +23,7 @@ export function decodeToken(b: Uint8Array | null | undefined): TaskToken {
     if (typeof t.r !== 'string' || typeof t.s !== 'number') throw new Error();
     return t;
   } catch {
-    throw invalid('Invalid task token');
+    throw invalidArgument('Invalid task token');
   }
 }
 

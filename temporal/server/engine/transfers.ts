@@ -8,6 +8,7 @@ import { randomUUID } from 'crypto';
 import { api, durMs, enums } from '../proto';
 import type { Engine, Tx } from './engine';
 import type { Run } from './state';
+import { checkStart, startRun } from './starts';
 
 export function runTransfer(engine: Engine, run: Run, iid: number): void {
   // Test hook: leave the step pending, as if the server had crashed right after initiating it.
@@ -50,7 +51,7 @@ function startChild(
   let failed = false;
   try {
     engine.namespaces.get(ns);
-    const { existing } = engine.checkStart(tx, ns, a.workflowId ?? '', '', a.workflowIdReusePolicy ?? 0, 0);
+    const { existing } = checkStart(engine, tx, ns, a.workflowId ?? '', '', a.workflowIdReusePolicy ?? 0, 0);
     failed = existing !== undefined;
   } catch {
     failed = true;
@@ -65,7 +66,7 @@ function startChild(
     });
     return;
   }
-  const child = engine.startRun(tx, ns, {
+  const child = startRun(engine, tx, ns, {
     workflowId: a.workflowId ?? '',
     type: a.workflowType?.name ?? '',
     taskQueue: a.taskQueue?.name || run.s.taskQueue,

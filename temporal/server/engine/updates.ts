@@ -9,7 +9,7 @@ import { randomUUID } from 'crypto';
 import { api, enums, IFailure, L } from '../proto';
 import type { Engine, Tx } from './engine';
 import type { Run } from './state';
-import { notFound, invalid } from '../grpc/errors';
+import { invalidArgument, notFound } from './errors';
 
 const Stage = enums.UpdateWorkflowExecutionLifecycleStage;
 type Message = api.protocol.v1.IMessage;
@@ -57,7 +57,7 @@ export async function updateWorkflow(
   waitStage: number,
   timeoutMs: number,
 ): Promise<{ stage: number; outcome?: Outcome; id: string }> {
-  if (!request.input?.name) throw invalid('Update name is not set on request.');
+  if (!request.input?.name) throw invalidArgument('Update name is not set on request.');
   const id = request.meta?.updateId || randomUUID();
   const known = run.updates.get(id) ?? fromHistory(run, id);
   if (!known) {

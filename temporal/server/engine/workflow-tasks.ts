@@ -1,18 +1,66 @@
 /**
- * Workflow task completion, failure and timeout, and the workflow-level deadlines. The
- * commands of a completed task are applied by commands.ts.
+ * Workflow task dispatch, completion, failure and timeout, and the workflow-level deadlines.
+ * The commands of a completed task are applied by commands.ts.
  */
-import { api, durMs, enums } from '../proto';
-import { Engine, Tx, decodeToken } from './engine';
+import { randomUUID } from 'crypto';
+import { api, durMs, enums, L, ts } from '../proto';
+import { makeEvent } from '../history/events';
+import { Engine, Tx, WfTask, decodeToken, encodeToken } from './engine';
 import { Run } from './state';
 import { applyCommands, validateCommands } from './commands';
-import { answerQuery, dispatchQueries, requeueQueries } from './queries';
+import { answerQuery, dispatchLegacyQuery, dispatchQueries, requeueQueries } from './queries';
 import { dispatchActivity } from './activities';
-import { incomingMessages, requeueUpdates } from './updates';
-import { notFound } from '../grpc/errors';
+import { attachUpdates, incomingMessages, requeueUpdates } from './updates';
+import { cronNext, retryRun } from './starts';
+import type { DeadlineHandlers } from './deadlines';
+import { notFound } from './errors';
 
+type PollWftResponse = api.workflowservice.v1.IPollWorkflowTaskQueueResponse;
 type CompleteReq = api.workflowservice.v1.IRespondWorkflowTaskCompletedRequest;
 type FailReq = api.workflowservice.v1.IRespondWorkflowTaskFailedRequest;
+
+/** Turns a queued workflow task into a poll response, or undefined if it is stale. */
+export function dispatchWorkflowTask(engine: Engine, t: WfTask, identity: string): PollWftResponse | undefined {
+  const run = engine.runs.get(t.key);
+  if (!run) return undefined;
+  if (t.queryId !== undefined) return dispatchLegacyQuery(run, t.queryId);
+  const w = run.s.wft;
+  if (!run.running || !w || w.sid !== t.sid || run.inflight) return undefined;
+  const partial = t.sticky === true && run.sticky !== undefined && run.s.lastStartedId > 0;
+  if (t.sticky && !partial) return undefined; // stickiness was dropped; the normal queue has it
+  const now = Date.now();
+  const startedId = run.s.next;
+  const requestId = randomUUID();
+  run.inflight = { sid: w.sid, startedId, attempt: w.attempt, at: now, identity, requestId };
+  engine.deadlines.arm(run);
+  const started = makeEvent(
+    'WorkflowTaskStarted',
+    { scheduledEventId: w.sid, identity, requestId, historySizeBytes: run.s.historyBytes },
+    now,
+  );
+  started.eventId = L(startedId);
+  const queries: Record<string, object> = {};
+  for (const q of run.queries) {
+    if (q.dispatched) continue;
+    q.dispatched = true;
+    q.attachedTo = w.sid;
+    queries[q.id] = { queryType: q.queryType, queryArgs: q.args, header: q.header };
+  }
+  return {
+    taskToken: encodeToken({ ns: run.ns, w: run.s.workflowId, r: run.s.runId, k: 'w', s: w.sid, a: w.attempt }),
+    workflowExecution: { workflowId: run.s.workflowId, runId: run.s.runId },
+    workflowType: { name: run.s.type },
+    previousStartedEventId: L(run.s.lastStartedId),
+    startedEventId: L(startedId),
+    attempt: w.attempt,
+    history: { events: [...(partial ? run.events.slice(run.s.lastStartedId) : run.events), started] },
+    workflowExecutionTaskQueue: { name: run.s.taskQueue, kind: enums.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+    scheduledTime: ts(w.at),
+    startedTime: ts(now),
+    queries,
+    messages: attachUpdates(run, w.sid, startedId),
+  };
+}
 
 /** Finds the run whose in-flight workflow task matches the token, or NOT_FOUND. */
 function inflightRun(engine: Engine, token: Uint8Array | null | undefined): Run {
@@ -170,63 +218,73 @@ function isClosing(t: number): boolean {
   );
 }
 
-/** Registers the deadline handlers for workflow tasks, timers and workflow timeouts. */
-export function registerWorkflowDeadlines(engine: Engine): void {
-  engine.deadlineHandlers.set('wft', (run) => {
-    if (!run.inflight || run.inflight.at + run.s.wftTimeoutMs > Date.now()) return;
-    void engine.run((tx) => {
-      const { sid, startedId, attempt } = writeStarted(engine, tx, run);
-      run.sticky = undefined;
-      engine.add(tx, run, 'WorkflowTaskTimedOut', {
-        scheduledEventId: sid,
-        startedEventId: startedId,
-        timeoutType: enums.TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE,
-      });
-      engine.flushBuffered(tx, run);
-      requeueQueries(run, sid);
-      for (const u of run.updates.values()) if (u.attachedTo === sid) u.attachedTo = undefined;
-      engine.scheduleWft(tx, run, attempt + 1);
-    });
-  });
-  engine.deadlineHandlers.set('wftretry', (run) => {
-    const r = run.s.wftRetry;
-    if (!r || r.at > Date.now()) return;
-    void engine.run((tx) => {
-      run.s.wftRetry = undefined;
-      tx.runs.add(run);
-      if (!run.s.wft && !run.inflight) engine.scheduleWft(tx, run, r.attempt);
-      tx.after.push(() => dispatchQueries(engine, run));
-    });
-  });
-  engine.deadlineHandlers.set('firstwft', (run) => {
-    void engine.run((tx) => {
-      run.s.firstWftAt = undefined;
-      engine.ensureWft(tx, run, true);
-    });
-  });
-  engine.deadlineHandlers.set('t', (run, id) => {
-    const t = run.s.timers[id];
-    if (!t || t.fireAt > Date.now()) return;
-    void engine.run((tx) => {
-      if (!run.s.timers[id]) return;
-      delete run.s.timers[id];
-      engine.notify(tx, run, 'TimerFired', { timerId: id, startedEventId: t.sid });
-    });
-  });
+type WorkflowDeadline =
+  | 'workflowTaskTimeout'
+  | 'workflowTaskRetry'
+  | 'firstWorkflowTask'
+  | 'userTimer'
+  | 'workflowRunTimeout'
+  | 'workflowExecutionTimeout';
+
+/** The handlers for workflow-task, user-timer and workflow-timeout deadlines. */
+export function workflowDeadlines(engine: Engine): Pick<DeadlineHandlers, WorkflowDeadline> {
   const timeout = (run: Run): void => {
     void engine.run((tx) => {
       if (!run.running) return;
-      const newRunId = engine.retryRun(tx, run, undefined, true) ?? engine.cronNext(tx, run, {});
+      const newRunId = retryRun(engine, tx, run, undefined, true) ?? cronNext(engine, tx, run, {});
       engine.close(tx, run, 'TimedOut', 'WorkflowExecutionTimedOut', {
         retryState: newRunId ? enums.RetryState.RETRY_STATE_IN_PROGRESS : enums.RetryState.RETRY_STATE_TIMEOUT,
         newExecutionRunId: newRunId,
       });
     });
   };
-  engine.deadlineHandlers.set('run', (run) => {
-    if (run.s.runDeadline && run.s.runDeadline <= Date.now()) timeout(run);
-  });
-  engine.deadlineHandlers.set('exec', (run) => {
-    if (run.s.execDeadline && run.s.execDeadline <= Date.now()) timeout(run);
-  });
+  return {
+    workflowTaskTimeout: (run) => {
+      if (!run.inflight || run.inflight.at + run.s.wftTimeoutMs > Date.now()) return;
+      void engine.run((tx) => {
+        const { sid, startedId, attempt } = writeStarted(engine, tx, run);
+        run.sticky = undefined;
+        engine.add(tx, run, 'WorkflowTaskTimedOut', {
+          scheduledEventId: sid,
+          startedEventId: startedId,
+          timeoutType: enums.TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE,
+        });
+        engine.flushBuffered(tx, run);
+        requeueQueries(run, sid);
+        for (const u of run.updates.values()) if (u.attachedTo === sid) u.attachedTo = undefined;
+        engine.scheduleWft(tx, run, attempt + 1);
+      });
+    },
+    workflowTaskRetry: (run) => {
+      const r = run.s.wftRetry;
+      if (!r || r.at > Date.now()) return;
+      void engine.run((tx) => {
+        run.s.wftRetry = undefined;
+        tx.runs.add(run);
+        if (!run.s.wft && !run.inflight) engine.scheduleWft(tx, run, r.attempt);
+        tx.after.push(() => dispatchQueries(engine, run));
+      });
+    },
+    firstWorkflowTask: (run) => {
+      void engine.run((tx) => {
+        run.s.firstWftAt = undefined;
+        engine.ensureWft(tx, run, true);
+      });
+    },
+    userTimer: (run, { timerId: id }) => {
+      const t = run.s.timers[id];
+      if (!t || t.fireAt > Date.now()) return;
+      void engine.run((tx) => {
+        if (!run.s.timers[id]) return;
+        delete run.s.timers[id];
+        engine.notify(tx, run, 'TimerFired', { timerId: id, startedEventId: t.sid });
+      });
+    },
+    workflowRunTimeout: (run) => {
+      if (run.s.runDeadline && run.s.runDeadline <= Date.now()) timeout(run);
+    },
+    workflowExecutionTimeout: (run) => {
+      if (run.s.execDeadline && run.s.execDeadline <= Date.now()) timeout(run);
+    },
+  };
 }

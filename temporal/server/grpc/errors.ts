@@ -1,5 +1,7 @@
 /** Errors that map onto a gRPC status; anything else thrown by a handler becomes INTERNAL. */
 import { status } from '@grpc/grpc-js';
+import { api } from '../proto';
+import type { AlreadyStarted, EngineError, EngineErrorKind } from '../engine/errors';
 
 export class ServiceError extends Error {
   constructor(
@@ -17,3 +19,22 @@ export const notFound = (msg: string): ServiceError => new ServiceError(status.N
 export const alreadyExists = (msg: string, detail?: ServiceError['detail']): ServiceError =>
   new ServiceError(status.ALREADY_EXISTS, msg, detail);
 export const failedPrecondition = (msg: string): ServiceError => new ServiceError(status.FAILED_PRECONDITION, msg);
+
+const CODES: Record<EngineErrorKind, status> = {
+  invalid_argument: status.INVALID_ARGUMENT,
+  not_found: status.NOT_FOUND,
+  already_exists: status.ALREADY_EXISTS,
+  deadline_exceeded: status.DEADLINE_EXCEEDED,
+};
+
+/** The one place engine errors become gRPC errors. */
+export function fromEngineError(e: EngineError): ServiceError {
+  return new ServiceError(CODES[e.kind], e.message, e.alreadyStarted && alreadyStartedDetail(e.alreadyStarted));
+}
+
+function alreadyStartedDetail(s: AlreadyStarted): ServiceError['detail'] {
+  return {
+    typeName: 'temporal.api.errordetails.v1.WorkflowExecutionAlreadyStartedFailure',
+    value: api.errordetails.v1.WorkflowExecutionAlreadyStartedFailure.encode(s).finish(),
+  };
+}

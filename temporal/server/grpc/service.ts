@@ -7,8 +7,9 @@
 import * as grpc from '@grpc/grpc-js';
 import root from '@temporalio/proto/protos/root';
 import type { Type, Service } from 'protobufjs';
-import { ServiceError } from './errors';
+import { ServiceError, fromEngineError } from './errors';
 import type { Logger } from '../engine/engine';
+import { EngineError } from '../engine/errors';
 import { google } from '../proto';
 
 export interface CallContext {
@@ -108,6 +109,7 @@ export function addWorkflowService(server: grpc.Server, handlers: Record<string,
 }
 
 function toStatus(e: unknown, method: string, log: Logger): Partial<grpc.StatusObject> {
+  if (e instanceof EngineError) e = fromEngineError(e);
   if (e instanceof ServiceError) {
     const metadata = new grpc.Metadata();
     if (e.detail) {

@@ -2,7 +2,7 @@
 import { def, Handler } from './service';
 import { ws } from '../proto';
 import { Engine, Tx, decodeToken } from '../engine/engine';
-import { completeWorkflowTask, failWorkflowTask } from '../engine/workflow-tasks';
+import { completeWorkflowTask, dispatchWorkflowTask, failWorkflowTask } from '../engine/workflow-tasks';
 import {
   dispatchActivity,
   findActivity,
@@ -42,7 +42,7 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
       const ns = nsName(r.namespace);
       if (!r.taskQueue?.name) throw invalid('TaskQueue is not set on request.');
       const identity = r.identity ?? '';
-      const res = await engine.wfMatching.poll(engine.queueKey(ns, r.taskQueue.name), (t) => engine.dispatchWft(t, identity), ctx.onCancel);
+      const res = await engine.wfMatching.poll(engine.queueKey(ns, r.taskQueue.name), (t) => dispatchWorkflowTask(engine, t, identity), ctx.onCancel);
       return res ?? {};
     }),
 

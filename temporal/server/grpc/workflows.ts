@@ -3,7 +3,8 @@ import { randomUUID } from 'crypto';
 import { status } from '@grpc/grpc-js';
 import { def, Handler } from './service';
 import { durMs, enums, ws } from '../proto';
-import { Engine, Tx, StartParams } from '../engine/engine';
+import { Engine, Tx } from '../engine/engine';
+import { checkStart, startRun, StartParams } from '../engine/starts';
 import { invalid, notFound, ServiceError } from './errors';
 import { addQuery } from '../engine/queries';
 import { updateWorkflow, waitFor as waitForUpdate } from '../engine/updates';
@@ -92,12 +93,12 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
       const ns = nsName(r.namespace);
       const p = startParams(r);
       const tx = new Tx();
-      const { existing } = engine.checkStart(tx, ns, p.workflowId, p.requestId, r.workflowIdReusePolicy ?? 0, r.workflowIdConflictPolicy ?? 0);
+      const { existing } = checkStart(engine, tx, ns, p.workflowId, p.requestId, r.workflowIdReusePolicy ?? 0, r.workflowIdConflictPolicy ?? 0);
       if (existing) {
         await engine.commit(tx);
         return { runId: existing.s.runId, started: false };
       }
-      const run = engine.startRun(tx, ns, p);
+      const run = startRun(engine, tx, ns, p);
       await engine.commit(tx);
       return { runId: run.s.runId, started: true };
     }),
@@ -118,8 +119,8 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
         await engine.commit(tx);
         return { runId: cur.s.runId, started: false };
       }
-      engine.checkStart(tx, ns, p.workflowId, '', r.workflowIdReusePolicy ?? 0, r.workflowIdConflictPolicy ?? 0);
-      const run = engine.startRun(tx, ns, { ...p, signal: { name: r.signalName, input: r.signalInput, header: r.header } });
+      checkStart(engine, tx, ns, p.workflowId, '', r.workflowIdReusePolicy ?? 0, r.workflowIdConflictPolicy ?? 0);
+      const run = startRun(engine, tx, ns, { ...p, signal: { name: r.signalName, input: r.signalInput, header: r.header } });
       await engine.commit(tx);
       return { runId: run.s.runId, started: true };
     }),
