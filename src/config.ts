@@ -19,6 +19,8 @@ export const configSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('backoffice'),
   RUN_WORKER: bool.default(true),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  /** Sender of every mail the service sends (an address, optionally with a display name). */
+  MAIL_FROM: z.string().trim().min(1).default('backoffice@localhost'),
   DATA_DIR: z.string().min(1).default('./.data'),
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8443),

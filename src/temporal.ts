@@ -1,26 +1,35 @@
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { startTemporalServer } from '../temporal/server';
 import { createActivities } from './activities';
 import type { Config } from './config';
+import type { Db } from './db/client';
 import type { Logger } from './log';
+import { createMailer } from './mail';
 import { startWorker } from './worker';
 
 export interface TemporalHandle {
   address: string;
   connection: Connection;
   ping(): Promise<{ ok: boolean; detail?: string }>;
+  /** Runs the project's worker in this process on the service's database; a no-op with RUN_WORKER=false. */
+  startWorker(db: Db): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * Connects to TEMPORAL_ADDRESS, or starts the embedded Temporal server (state in
- * <DATA_DIR>/temporal) when it is unset; runs the project's worker in this process unless
- * RUN_WORKER=false (at scale, workers are separate processes).
+ * <DATA_DIR>/temporal) when it is unset. The worker starts later, once the database is up
+ * (startWorker), unless RUN_WORKER=false (at scale, workers are separate processes).
  */
 export async function startTemporal(config: Config, log: Logger): Promise<TemporalHandle> {
   installRuntime(log);
+  // Bundling the workflow code takes 1.5-2 s: do it now, while the caller starts the database.
+  const bundling = config.RUN_WORKER
+    ? bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: Runtime.instance().logger })
+    : undefined;
+  bundling?.catch(() => undefined);
   const closers: Array<() => Promise<void>> = [];
   let address: string;
   if (config.TEMPORAL_ADDRESS) {
@@ -38,21 +47,25 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
   }
   const connection = await Connection.connect({ address });
   closers.push(() => connection.close());
-  if (config.RUN_WORKER) {
-    const worker = await startWorker({
-      address,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      activities: createActivities({}),
-      // One workflow thread was the bottleneck in bench/temporal.ts; two gave ~1.7x throughput.
-      workflowThreadPoolSize: 2,
-    });
-    closers.push(() => worker.shutdown());
-    log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'Temporal worker running');
-  }
   return {
     address,
     connection,
+    async startWorker(db) {
+      if (!bundling) return;
+      const mail = createMailer(config);
+      closers.push(async () => mail.close());
+      const worker = await startWorker({
+        address,
+        namespace: config.TEMPORAL_NAMESPACE,
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        activities: createActivities({ db, mail, config, log }),
+        workflowBundle: { code: (await bundling).code },
+        // One workflow thread was the bottleneck in bench/temporal.ts; two gave ~1.7x throughput.
+        workflowThreadPoolSize: 2,
+      });
+      closers.push(() => worker.shutdown());
+      log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'Temporal worker running');
+    },
     async ping() {
       try {
         await connection.workflowService.getSystemInfo({});

@@ -3,8 +3,11 @@
  * Used in-process by the API (RUN_WORKER=true) and standalone via `npm run worker`.
  */
 import { availableParallelism } from 'node:os';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities } from './activities';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createLogger } from './log';
+import { openWorkerDeps } from './worker-deps';
 
 export interface StartWorkerOptions {
   /** host:port of the Temporal frontend. */
@@ -14,6 +17,8 @@ export interface StartWorkerOptions {
   activities: object;
   /** Defaults to src/workflows; the SDK bundles it (about 1.5-2 s). */
   workflowsPath?: string;
+  /** A bundle made beforehand (bundleWorkflowCode), e.g. while the database starts; wins over workflowsPath. */
+  workflowBundle?: WorkflowBundleOption;
   /**
    * Threads running workflow code. The SDK default (1) caps throughput on a busy worker; 2 gave
    * ~1.7x the workflows/s on 2 CPUs (bench/temporal.ts) at the cost of a second sandbox's memory.
@@ -43,7 +48,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<RunningWork
       namespace: opts.namespace ?? 'default',
       taskQueue: opts.taskQueue,
       activities: opts.activities,
-      workflowsPath: opts.workflowsPath ?? require.resolve('./workflows'),
+      ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: opts.workflowsPath ?? require.resolve('./workflows') }),
       ...(opts.workflowThreadPoolSize ? { workflowThreadPoolSize: opts.workflowThreadPoolSize } : {}),
     });
   } catch (err) {
@@ -73,33 +78,51 @@ function isLoopback(address: string): boolean {
 }
 
 async function main(): Promise<void> {
-  const env = process.env;
-  const address = env.TEMPORAL_ADDRESS || '127.0.0.1:7233';
-  const namespace = env.TEMPORAL_NAMESPACE || 'default';
-  const taskQueue = env.TEMPORAL_TASK_QUEUE || 'backoffice';
-  const running = await startWorker({
-    address,
-    namespace,
-    taskQueue,
-    activities: createActivities({}),
-    // A dedicated worker process may use its cores for workflow code.
-    workflowThreadPoolSize: Math.min(4, Math.max(1, availableParallelism())),
-  });
-  console.log(JSON.stringify({ msg: 'worker started', address, namespace, taskQueue }));
-  const stop = (signal: NodeJS.Signals): void => {
-    console.log(JSON.stringify({ msg: 'worker stopping', signal }));
-    void running.shutdown();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  await running.done;
-  await running.shutdown();
-  console.log(JSON.stringify({ msg: 'worker stopped' }));
+  let config: Config;
+  try {
+    config = loadConfig();
+    if (!config.TEMPORAL_ADDRESS && config.TEMPORAL_EMBEDDED_PORT === 0) {
+      throw new ConfigError('Invalid configuration: TEMPORAL_ADDRESS is required when TEMPORAL_EMBEDDED_PORT is 0 (the embedded server\'s port is not known)');
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config.LOG_LEVEL);
+  // Unset: the embedded Temporal server of a service running on this machine.
+  const address = config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_EMBEDDED_PORT}`;
+  const { TEMPORAL_NAMESPACE: namespace, TEMPORAL_TASK_QUEUE: taskQueue } = config;
+  const resources = openWorkerDeps(config, log);
+  try {
+    const running = await startWorker({
+      address,
+      namespace,
+      taskQueue,
+      activities: createActivities(resources.deps),
+      // A dedicated worker process may use its cores for workflow code.
+      workflowThreadPoolSize: Math.min(4, Math.max(1, availableParallelism())),
+    });
+    log.info({ address, namespace, taskQueue }, 'worker started');
+    const stop = (signal: NodeJS.Signals): void => {
+      log.info({ signal }, 'worker stopping');
+      void running.shutdown();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    await running.done;
+    await running.shutdown();
+    log.info('worker stopped');
+  } finally {
+    await resources.close();
+  }
 }
 
 if (require.main === module) {
   main().catch((err: unknown) => {
-    console.error(err);
+    process.stderr.write(`Worker failed: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   });
 }

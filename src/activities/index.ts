@@ -1,12 +1,20 @@
 /**
- * Activity implementations. Built from explicit dependencies (database, mail, ...) so the API
- * process and a standalone worker wire the same code to their own resources.
+ * Activity implementations. Built from explicit dependencies so the API process and a
+ * standalone worker wire the same code to their own resources.
  */
-// Empty for now: ping needs nothing. Later activities add their dependencies here.
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface ActivityDeps {}
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Logger } from '../log';
+import type { Mailer } from '../mail';
 
-export function createActivities(_deps: ActivityDeps = {}) {
+export interface ActivityDeps {
+  db: Db;
+  mail: Mailer;
+  config: Config;
+  log: Logger;
+}
+
+export function createActivities(_deps: ActivityDeps) {
   return {
     /** Health/smoke check: proves a worker is polling and activities run. */
     async ping(name: string): Promise<string> {

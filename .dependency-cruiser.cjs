@@ -1,0 +1,78 @@
+/**
+ * Import directions (ARCHITECTURE.md, layout), checked by `npm run check`.
+ * Paths are relative to the repository root; dependency types: see dependency-cruiser's rules reference.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-not-to-api',
+      comment:
+        'Business rules are shared by the API and activities: they must not depend on HTTP code. ' +
+        'The one exception: domain input types are `z.output` of the request schemas (`import type` only).',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/api/', pathNot: '^src/api/[^/]+/schemas\\.ts$' },
+    },
+    {
+      name: 'domain-types-from-schemas-only',
+      comment: 'Request schemas reach the domain as types, never at run time.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/api/[^/]+/schemas\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'db-not-to-domain-or-api',
+      comment: 'The database layer sits below the domain and the API.',
+      severity: 'error',
+      from: { path: '^src/db/' },
+      to: { path: '^src/(domain|api)/' },
+    },
+    {
+      name: 'workflows-only-temporal-workflow',
+      comment:
+        'Workflow code runs in the deterministic sandbox: at run time it may import only ' +
+        '@temporalio/workflow and other workflow files; anything else only with `import type`.',
+      severity: 'error',
+      from: { path: '^src/workflows/' },
+      to: {
+        dependencyTypesNot: ['type-only'],
+        pathNot: ['(^|/)node_modules/@temporalio/workflow/', '^src/workflows/'],
+      },
+    },
+    {
+      name: 'activities-not-to-api',
+      comment: 'Activities use the domain directly, never the HTTP layer.',
+      severity: 'error',
+      from: { path: '^src/activities/' },
+      to: { path: '^src/api/' },
+    },
+    {
+      name: 'temporal-engine-not-to-grpc',
+      comment: 'The embedded Temporal engine is transport-agnostic: gRPC lives in temporal/server/grpc only.',
+      severity: 'error',
+      from: { path: '^temporal/server/engine/' },
+      to: { path: ['(^|/)node_modules/@grpc/grpc-js/', '^@grpc/grpc-js$', '^temporal/server/grpc/'] },
+    },
+    {
+      name: 'no-circular-in-src',
+      comment: 'Cycles make load order matter and blur the layers.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/generated/' },
+      // Run-time cycles only: a type-only import back (domain input types) changes no load order.
+      to: { path: '^src/', circular: true, dependencyTypesNot: ['type-only'], viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+  ],
+  options: {
+    // Type-only imports are part of the graph too (tagged "type-only"), so rules can tell them apart.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: '(^|/)node_modules/' },
+    exclude: { path: '^src/generated/' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['require', 'node', 'default', 'types'],
+      mainFields: ['main', 'types', 'typings'],
+    },
+  },
+};
