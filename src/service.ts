@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createApp } from './api/app';
 import { createServer } from './api/server';
 import type { Config } from './config';
-import { createPrismaClient } from './db/client';
+import { openDatabase, type Db } from './db/client';
 import { startEmbeddedDatabase } from './db/embedded';
 import { applyMigrations } from './db/migrate';
 import { bootstrapIfEmpty, type BootstrapCredentials } from './domain/identity/bootstrap';
@@ -43,8 +43,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log.info({ dataDir: config.dataDir }, 'embedded database started');
     }
     await applyMigrations(databaseUrl, log);
-    const db = createPrismaClient(databaseUrl, { poolSize: config.DATABASE_POOL_SIZE });
-    closers.push(() => db.$disconnect());
+    const database = openDatabase(databaseUrl, { poolSize: config.DATABASE_POOL_SIZE });
+    closers.push(() => database.close());
+    const db = database.prisma;
 
     const credentials = await bootstrapIfEmpty(db);
     if (credentials) {
@@ -55,10 +56,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
 
     const running = (temporal = await temporalStarting);
     closers.push(() => running.close());
+    await running.startWorker(db);
 
     const { app } = createApp({
       config,
-      db,
+      database,
       log,
       jwtSecret: loadJwtSecret(config),
       health: async () => ({ database: await pingDatabase(db), temporal: await running.ping() }),
@@ -81,7 +83,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   }
 }
 
-async function pingDatabase(db: ReturnType<typeof createPrismaClient>) {
+async function pingDatabase(db: Db) {
   try {
     await db.$queryRaw`SELECT 1`;
     return { ok: true };

@@ -1,16 +1,18 @@
 import express, { type Request, type Response } from 'express';
 import type { Config } from '../config';
-import type { Db } from '../db/client';
-import { AppError } from '../domain/errors';
+import type { Database, Tx } from '../db/client';
+import { scopedClient } from '../db/tenancy';
+import { AppError, invalid } from '../domain/errors';
 import type { Logger } from '../log';
 import { Authenticator, authorise, type Principal } from './middleware/auth';
 import { parseJson, requireJson } from './middleware/body';
-import { errorHandler, fromZod } from './middleware/errors';
+import { errorHandler, fromZod, toAppError } from './middleware/errors';
 import { requireForwardedHttps } from './middleware/https';
 import { Idempotency, fingerprint } from './middleware/idempotency';
 import { RateLimiter } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
-import type { RequestContext, RouteDef } from './route';
+import { assertStorableText, bodyFor } from './middleware/strict-input';
+import { runsInTransaction, type RequestContext, type RouteDef } from './route';
 import { allRoutes } from './routes';
 import { docsRouter } from './docs';
 
@@ -18,7 +20,7 @@ export const BASE_PATH = '/backoffice/v1';
 
 export interface AppDeps {
   config: Config;
-  db: Db;
+  database: Database;
   log: Logger;
   jwtSecret: string;
   /** Extra readiness checks for /health (database, Temporal). */
@@ -26,10 +28,10 @@ export interface AppDeps {
 }
 
 export function createApp(deps: AppDeps) {
-  const { config, db, log } = deps;
-  const authenticator = new Authenticator(db, deps.jwtSecret, config.AUTH_CACHE_SECONDS * 1000);
+  const { config, database, log } = deps;
+  const authenticator = new Authenticator(database.prisma, deps.jwtSecret, config.AUTH_CACHE_SECONDS * 1000);
   const limiter = new RateLimiter(config.RATE_LIMIT_PER_SECOND);
-  const idempotency = new Idempotency(db);
+  const idempotency = new Idempotency(database.prisma);
   const pipeline = { deps, authenticator, limiter, idempotency };
 
   const app = express();
@@ -54,8 +56,15 @@ export function createApp(deps: AppDeps) {
 }
 
 type Pipeline = { deps: AppDeps; authenticator: Authenticator; limiter: RateLimiter; idempotency: Idempotency };
+type IdempotencyScope = { organisationId: string; credentialId: string };
 
-/** auth → rate limit → validation → idempotency → handler → response (ARCHITECTURE "Flow of a request"). */
+/** One transaction policy for every write: wait up to 10 s for a connection, run at most 30 s. */
+const TRANSACTION = { maxWait: 10_000, timeout: 30_000 };
+
+/**
+ * auth → rate limit → strict input → validation → idempotency → prepare → handler (in one
+ * transaction for writes) → response (ARCHITECTURE "Flow of a request").
+ */
 async function runRoute(p: Pipeline, def: RouteDef, req: Request, res: Response): Promise<void> {
   let principal: Principal | null = null;
   if (def.auth !== 'none') {
@@ -63,21 +72,27 @@ async function runRoute(p: Pipeline, def: RouteDef, req: Request, res: Response)
     p.limiter.take(principal.actor.id, principal.rateLimitPerSecond);
     authorise(principal, def.auth);
   }
+  res.locals.principal = principal;
+  assertStorableText(req.params);
+  assertStorableText(req.query);
+  const rawBody = bodyFor(def.body !== undefined, req.body);
+  assertStorableText(rawBody);
   const params = parsePart(def.params, req.params);
-  const query = parsePart(def.query, req.query);
-  const body = parsePart(def.body, req.body ?? {});
-  const ctx: RequestContext = {
-    organisationId: principal?.organisationId ?? '',
-    actor: principal?.actor ?? { type: 'api_key', id: 'anonymous', kind: 'PUBLIC', scopes: [], isAdmin: false },
+  const query = def.query ? parsePart(def.query, req.query) : refuseQuery(req.query);
+  const body = parsePart(def.body, rawBody);
+
+  const organisationId = principal?.organisationId ?? '';
+  const base = {
+    organisationId,
+    actor: principal?.actor ?? ANONYMOUS,
     requestId: String(res.locals.requestId),
-    db: p.deps.db,
     config: p.deps.config,
   };
-  res.locals.principal = principal;
+  const db = principal ? scopedClient(p.deps.database.prisma, organisationId) : NO_DATABASE;
 
   const key = req.method === 'POST' ? req.header('idempotency-key') : undefined;
-  const scope = principal && { organisationId: principal.organisationId, credentialId: principal.actor.id };
-  if (key !== undefined && scope) {
+  const scope: IdempotencyScope | undefined = principal && key !== undefined ? { organisationId, credentialId: principal.actor.id } : undefined;
+  if (scope && key !== undefined) {
     const replay = await p.idempotency.claim(scope, key, fingerprint(req.method, req.originalUrl, req.body));
     if (replay) {
       res.setHeader('Idempotent-Replayed', 'true');
@@ -86,23 +101,50 @@ async function runRoute(p: Pipeline, def: RouteDef, req: Request, res: Response)
     }
   }
   const status = def.status ?? 200;
+  const stored = (result: unknown) => ({ status, body: redact(result ?? null, def.secretFields) });
   let result: unknown;
   try {
-    result = await def.handler({ ctx, params, query, body });
+    const prepared = def.prepare ? await def.prepare({ ctx: { ...base, db }, params, query, body }) : undefined;
+    if (runsInTransaction(def)) {
+      result = await db.$transaction(async (tx) => {
+        const out = await def.handler({ ctx: { ...base, db: tx }, params, query, body, prepared });
+        // The replayable response commits with the change it describes.
+        if (scope && key !== undefined) await p.idempotency.complete(scope, key, stored(out), tx);
+        return out;
+      }, TRANSACTION);
+    } else {
+      result = await def.handler({ ctx: { ...base, db }, params, query, body, prepared });
+      if (scope && key !== undefined) await p.idempotency.complete(scope, key, stored(result));
+    }
     if (p.deps.config.RESPONSE_VALIDATION) checkResponse(def, result);
   } catch (err) {
-    if (key !== undefined && scope) await settleKey(p, scope, key, err);
+    if (scope && key !== undefined) await settleKey(p, scope, key, err);
     throw err;
   }
-  if (key !== undefined && scope) await p.idempotency.complete(scope, key, { status, body: redact(result ?? null, def.secretFields) });
   res.status(status).json(result ?? null);
 }
 
+const ANONYMOUS: RequestContext['actor'] = { type: 'api_key', id: 'anonymous', kind: 'PUBLIC', scopes: [], isAdmin: false };
+
+/** Routes without a credential have no organisation, so no database of one. */
+const NO_DATABASE = new Proxy({} as Tx, {
+  get() {
+    throw new Error('This route has no organisation: use the identity functions with the unscoped client');
+  },
+});
+
+function refuseQuery(query: Record<string, unknown>): undefined {
+  const [name] = Object.keys(query);
+  if (name !== undefined) throw invalid(name, `Unknown query parameter ${name}`);
+  return undefined;
+}
+
 /** A handled client error is remembered like a success; anything else frees the key for a retry. */
-async function settleKey(p: Pipeline, scope: { organisationId: string; credentialId: string }, key: string, err: unknown) {
-  if (err instanceof AppError && err.status < 500) {
-    const body = { code: err.code, message: err.message, ...(err.attribute ? { attribute: err.attribute } : {}) };
-    await p.idempotency.complete(scope, key, { status: err.status, body });
+async function settleKey(p: Pipeline, scope: IdempotencyScope, key: string, err: unknown) {
+  const mapped = toAppError(err);
+  if (mapped.status < 500) {
+    const body = { code: mapped.code, message: mapped.message, ...(mapped.attribute ? { attribute: mapped.attribute } : {}) };
+    await p.idempotency.complete(scope, key, { status: mapped.status, body });
   } else {
     await p.idempotency.release(scope, key);
   }

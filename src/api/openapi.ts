@@ -149,7 +149,12 @@ function operation(def: RouteDef, schemas: SchemaNames): Json {
   if (hasBody) {
     op.requestBody = {
       required: true,
-      content: { 'application/json': { schema: schemas.ref(def.body!, 'input', `${pascal(def.operationId)}Request`) } },
+      content: {
+        'application/json': {
+          schema: schemas.ref(def.body!, 'input', `${pascal(def.operationId)}Request`),
+          ...(def.example !== undefined ? { example: def.example } : {}),
+        },
+      },
     };
   }
   op.responses = responses(def, schemas, hasBody);

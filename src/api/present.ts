@@ -1,11 +1,18 @@
-/** Response helpers shared by resource groups: dates as epoch seconds, decimals as numbers. */
+/** Response helpers shared by resource groups: dates as epoch seconds, exact amounts as numbers. */
+import type { Money } from '../domain/money';
+
 export function epoch(date: Date): number;
 export function epoch(date: Date | null | undefined): number | null;
 export function epoch(date: Date | null | undefined): number | null {
   return date ? Math.floor(date.getTime() / 1000) : null;
 }
 
-/** Exact decimals are stored as NUMERIC; JSON has only numbers, so they leave as numbers. */
-export function amount(value: { toString(): string } | null | undefined): number | null {
+/**
+ * JSON has only numbers (API-CONVENTIONS "Amounts"): an exact amount leaves as the number its
+ * decimal text reads as. Accepts Money, NUMERIC text from pg, or the string form kept in JSON columns.
+ */
+export function amount(value: Money | string): number;
+export function amount(value: Money | string | null | undefined): number | null;
+export function amount(value: Money | string | null | undefined): number | null {
   return value === null || value === undefined ? null : Number(value.toString());
 }

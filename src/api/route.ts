@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { Db } from '../db/client';
 import type { Config } from '../config';
+import type { Tx } from '../db/client';
 
 /** Scopes are `<group>:read` / `<group>:write`; a credential holding `*` or `<group>` has both. */
 export type Scope = `${string}:${'read' | 'write'}`;
@@ -14,19 +14,38 @@ export interface Actor {
   isAdmin: boolean;
 }
 
-/** What a handler knows about the request: who, for which organisation, and its services. */
+/** What a handler knows about the request: who, for which organisation, and its database. */
 export interface RequestContext {
   organisationId: string;
   actor: Actor;
   requestId: string;
-  db: Db;
   config: Config;
+  /**
+   * The organisation's database (src/db/tenancy.ts): in a write route the one transaction the
+   * pipeline opened, otherwise a scoped client. Routes without authentication have none.
+   */
+  db: Tx;
 }
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteDef<P extends Schema | undefined = Schema | undefined, Q extends Schema | undefined = Schema | undefined, B extends Schema | undefined = Schema | undefined, R extends Schema = Schema> {
+export interface HandlerInput<P, Q, B, Prep> {
+  ctx: RequestContext;
+  params: P;
+  query: Q;
+  body: B;
+  /** What `prepare` returned (undefined without one). */
+  prepared: Prep;
+}
+
+export interface RouteDef<
+  P extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  B extends Schema | undefined = Schema | undefined,
+  R extends Schema = Schema,
+  Prep = unknown,
+> {
   method: 'get' | 'post' | 'put' | 'delete';
   /** OpenAPI-style path under the base path, e.g. `/contacts/{id}`. */
   path: string;
@@ -43,18 +62,39 @@ export interface RouteDef<P extends Schema | undefined = Schema | undefined, Q e
   /** Success status, 200 unless spec.md says otherwise. */
   status?: number;
   /**
+   * POST, PUT and DELETE run their handler in one transaction the pipeline opens (and commits
+   * after the handler returns); `false` opts out, for writes that are not database writes.
+   */
+  transaction?: boolean;
+  /**
+   * Slow work that must not hold a transaction (password hashing), run after validation and
+   * before the transaction opens; its result reaches the handler as `prepared`.
+   */
+  prepare?: (input: Omit<HandlerInput<Out<P>, Out<Q>, Out<B>, undefined>, 'prepared'>) => Promise<Prep>;
+  /**
    * Response fields never stored for an Idempotency-Key replay (a secret shown once); a replay
    * answers them as null.
    */
   secretFields?: string[];
   /** Error statuses this operation can answer besides the common ones (documented in OpenAPI). */
   errors?: number[];
-  handler: (input: { ctx: RequestContext; params: Out<P>; query: Out<Q>; body: Out<B> }) => Promise<z.input<R>>;
+  /** A valid request body, shown in the OpenAPI document and used by the bad-input test. */
+  example?: B extends Schema ? z.input<B> : never;
+  handler: (input: HandlerInput<Out<P>, Out<Q>, Out<B>, Prep>) => Promise<z.input<R>>;
 }
 
 /** Identity function that lets TypeScript infer handler input types from the schemas. */
-export function route<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined, R extends Schema = Schema>(
-  def: RouteDef<P, Q, B, R>,
-): RouteDef {
+export function route<
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+  R extends Schema = Schema,
+  Prep = undefined,
+>(def: RouteDef<P, Q, B, R, Prep>): RouteDef {
   return def as unknown as RouteDef;
+}
+
+/** Whether the pipeline opens a transaction around this route's handler. */
+export function runsInTransaction(def: RouteDef): boolean {
+  return def.auth !== 'none' && def.method !== 'get' && def.transaction !== false;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isId, normaliseId } from '../domain/ids';
+import { Money } from '../domain/money';
 
 /** JSON booleans and the strings "true"/"false" are both accepted (spec 1, conventions). */
 export const zBool = z
@@ -17,17 +18,22 @@ export const zId = z
 /** Epoch seconds (UTC). */
 export const zEpoch = z.coerce.number().int().min(0).max(253402300799);
 
-/** Exact decimal amount: JSON number or numeric string, at most 4 decimal places; kept as string. */
+/**
+ * Exact amount: a JSON number or numeric string with at most 15 integer digits and 4 decimal
+ * places, read from its decimal text (never through a binary float) into Money.
+ */
 export const zAmount = z
   .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)])
   .transform((v, ctx) => {
+    // String(number) is the shortest text that reads back as the same number: the decimal the caller wrote.
     const text = typeof v === 'number' ? String(v) : v;
     if (!/^-?\d{1,15}(\.\d{1,4})?$/.test(text)) {
       ctx.addIssue({ code: 'custom', message: 'must be a number with at most 15 integer digits and 4 decimal places' });
       return z.NEVER;
     }
-    return text;
-  });
+    return new Money(text);
+  })
+  .meta({ description: 'Amount: a JSON number (or numeric string), at most 4 decimal places.' });
 
 export const zCurrency = z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 4217 code').transform((v) => v.toUpperCase());
 export const zCountry = z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 3166 alpha-3 code').transform((v) => v.toUpperCase());
@@ -38,10 +44,11 @@ export const idResponse = z.object({ id: z.string() });
 
 /**
  * Paging query of every list (API-CONVENTIONS "Lists"). `sort` is limited to the given fields
- * so an unknown one answers 400.
+ * so an unknown one answers 400; so does an unknown query parameter (a misspelt filter must not
+ * silently widen the result).
  */
 export function pagingQuery<const S extends readonly [string, ...string[]]>(sortFields: S) {
-  return z.object({
+  return z.strictObject({
     page: z.coerce.number().int().min(1).default(1),
     size: z.coerce.number().int().min(1).max(100).default(20),
     sort: z.enum(sortFields).optional(),
@@ -51,15 +58,4 @@ export function pagingQuery<const S extends readonly [string, ...string[]]>(sort
       .pipe(z.enum(['ASC', 'DESC']))
       .default('DESC'),
   });
-}
-
-export interface Paging {
-  page: number;
-  size: number;
-}
-
-export const pagingResponse = z.object({ page: z.number().int(), size: z.number().int(), total: z.number().int() });
-
-export function skipTake(p: Paging) {
-  return { skip: (p.page - 1) * p.size, take: p.size };
 }

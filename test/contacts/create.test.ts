@@ -119,7 +119,7 @@ test('a COMPANY with the alternative shape: references by code, emails[], accoun
       industry: { id: industry.id, name: 'Retail' },
       industry_sectors: [{ id: sector.id, name: 'Groceries' }],
       number_of_employees: 120,
-      annual_turnover: '1500000.5',
+      annual_turnover: 1500000.5,
       registration_country: 'CYP',
     },
     email_address: 'billing@acme.test',

@@ -1,6 +1,6 @@
 // GET /contacts: every filter of spec 4.1, sorting, paging, financials and metrics, tenancy.
 import { createTenant, type Tenant } from '../support/tenants';
-import { call, createContact, expectError, search, unique } from './contact-helpers';
+import { call, createContact, expectError, getContact, search, unique } from './contact-helpers';
 
 let t: Tenant;
 let key: string;
@@ -62,10 +62,23 @@ test('each exact filter', async () => {
   expect(await ids({ code: `${tag}-none` })).toEqual([]);
 });
 
-test('registered_from / registered_to are inclusive epoch seconds', async () => {
-  expect((await ids({ search_value: tag, registered_from: before, registered_to: after })).sort()).toEqual([ann, bob, acme].sort());
-  expect(await ids({ search_value: tag, registered_to: before - 1 })).toEqual([]);
-  expect(await ids({ search_value: tag, registered_from: after + 1 })).toEqual([]);
+test('registered_on_from / registered_on_to are inclusive epoch seconds', async () => {
+  expect((await ids({ search_value: tag, registered_on_from: before, registered_on_to: after })).sort()).toEqual([ann, bob, acme].sort());
+  expect(await ids({ search_value: tag, registered_on_to: before - 1 })).toEqual([]);
+  expect(await ids({ search_value: tag, registered_on_from: after + 1 })).toEqual([]);
+});
+
+test('date bounds hold at the second: one second past registered_on excludes, the second itself includes', async () => {
+  const registered = (await getContact(key, ann)).registered_on as number;
+  const code = `${tag}-ANN`;
+  expect(await ids({ code, registered_on_from: registered })).toEqual([ann]);
+  expect(await ids({ code, registered_on_from: registered + 1 })).toEqual([]);
+  expect(await ids({ code, registered_on_to: registered })).toEqual([ann]);
+  expect(await ids({ code, registered_on_to: registered - 1 })).toEqual([]);
+});
+
+test('an unknown query parameter is refused, not ignored', async () => {
+  expectError(await search(key, { registered_from: 0 }), 400, 'INVALID_REQUEST', 'registered_from');
 });
 
 test('organisation_id: the own organisation lists, another one is empty', async () => {

@@ -4,16 +4,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPrismaClient, type Db } from '../../src/db/client';
+import { scopedClient } from '../../src/db/tenancy';
 // Type only: importing the module would load PGlite, which jest cannot run in-process.
 import type { DatabaseInfo } from '../../src/db/embedded';
 import type { AuditActor } from '../../src/domain/audit';
 import { bulkUpdateContacts } from '../../src/domain/contacts/bulk-update';
 import { createContact } from '../../src/domain/contacts/create';
-import { getContact } from '../../src/domain/contacts/read';
+import { getContact, interactionStatus } from '../../src/domain/contacts/read';
 import { searchContacts } from '../../src/domain/contacts/search';
 import { newId } from '../../src/domain/ids';
 import { testState } from '../support/state';
 
+let root: Db;
+/** The organisation's client, as the request pipeline hands it to domain code. */
 let db: Db;
 const organisationId = newId();
 const actor: AuditActor = { organisationId, actorType: 'api_key', actorId: 'test-key', requestId: 'req-1' };
@@ -23,11 +26,12 @@ const person = { contact_type: 'PERSON' as const, first_name: 'Ada', last_name: 
 
 beforeAll(() => {
   const url = process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(testState().dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
-  db = createPrismaClient(url, { poolSize: 1 });
+  root = createPrismaClient(url, { poolSize: 1 });
+  db = scopedClient(root, organisationId);
 });
 
 afterAll(async () => {
-  await db?.$disconnect();
+  await root?.$disconnect();
 });
 
 test('create writes the contact, an audit row and REGISTER_CONTACT in one transaction', async () => {
@@ -75,11 +79,11 @@ test('bulk update: every change carries the call id, one CONTACT_BULK_UPDATED ev
 
 test('a contact without change or activity for 12 months is DORMANT', async () => {
   const { id } = await db.$transaction((tx) => createContact(tx, actor, { ...person, code: 'SLEEPY' }));
-  expect((await getContact(db, organisationId, id)).interaction_status).toBe('RESTING');
+  expect(interactionStatus((await getContact(db, organisationId, id)).contact.lastActivityAt)).toBe('RESTING');
   const longAgo = new Date();
   longAgo.setUTCMonth(longAgo.getUTCMonth() - 13);
   await db.contact.update({ where: { id }, data: { lastActivityAt: longAgo } });
-  expect((await getContact(db, organisationId, id)).interaction_status).toBe('DORMANT');
+  expect(interactionStatus((await getContact(db, organisationId, id)).contact.lastActivityAt)).toBe('DORMANT');
   const found = await searchContacts(db, organisationId, { code: 'sleepy', page: 1, size: 20, order: 'DESC' });
-  expect(found.contacts.map((c) => c.interaction_status)).toEqual(['DORMANT']);
+  expect(found.rows.map((r) => interactionStatus(r.contact.lastActivityAt))).toEqual(['DORMANT']);
 });

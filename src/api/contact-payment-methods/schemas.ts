@@ -1,6 +1,7 @@
+import { pagingSchema } from '../lists';
 import { z } from 'zod';
 import { CARD_BRANDS, CARD_GATEWAYS, FUNDING_TYPES, PAYMENT_METHOD_TYPES } from '../../domain/contacts/payment-methods/types';
-import { pagingResponse, zBool, zCountry, zId } from '../validation';
+import { zBool, zCountry, zId } from '../validation';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 /** JSON integer or a string of digits (payloads send both). */
@@ -118,4 +119,4 @@ const paymentMethodItem = z.object({
 });
 
 export type PaymentMethodItem = z.input<typeof paymentMethodItem>;
-export const paymentMethodList = z.object({ content: z.array(paymentMethodItem), paging: pagingResponse });
+export const paymentMethodList = z.object({ content: z.array(paymentMethodItem), paging: pagingSchema });

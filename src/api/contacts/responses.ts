@@ -1,8 +1,9 @@
 // Response and query schemas of the contact operations (spec 2.1 "Get-contact response" and
 // "Search item", spec 4.1 search parameters).
+import { pagingSchema } from '../lists';
 import { z } from 'zod';
 import { CONTACT_METRICS, CONTACT_SORT_FIELDS } from '../../domain/contacts/search';
-import { pagingQuery, pagingResponse, zBool, zEpoch, zId } from '../validation';
+import { pagingQuery, zBool, zEpoch, zId } from '../validation';
 
 const idName = z.object({ id: z.string(), name: z.string() }).nullable();
 const nullableText = z.string().nullable();
@@ -108,7 +109,7 @@ export const contactSearchItem = z.object({
   loyalty_identifier: nullableText,
 });
 
-export const contactSearchResponse = z.object({ contacts: z.array(contactSearchItem), paging: pagingResponse });
+export const contactSearchResponse = z.object({ contacts: z.array(contactSearchItem), paging: pagingSchema });
 
 const filter = (max = 200) => z.string().trim().min(1).max(max).optional();
 
@@ -129,8 +130,8 @@ export const contactSearchQuery = pagingQuery(CONTACT_SORT_FIELDS).extend({
   statutory_number: filter(100),
   cim: filter(100).meta({ description: 'Customer identification medium (the loyalty identifier).' }),
   loyalty_identifier: filter(100),
-  registered_from: zEpoch.optional(),
-  registered_to: zEpoch.optional(),
+  registered_on_from: zEpoch.optional().meta({ description: "Registered at or after this second (epoch seconds, inclusive)." }),
+  registered_on_to: zEpoch.optional().meta({ description: "Registered at or before this second (epoch seconds, inclusive)." }),
   organisation_id: zId.optional().meta({ description: "Owning organisation; only the caller's own organisation has contacts to show." }),
   financials: zBool.optional(),
   metrics: z

@@ -5,21 +5,31 @@ import { createContact } from '../../domain/contacts/create';
 import { getContact } from '../../domain/contacts/read';
 import { searchContacts } from '../../domain/contacts/search';
 import { setConsent, updateContact } from '../../domain/contacts/update';
-import type { Tx } from '../../db/client';
 import type { AppDeps } from '../app';
-import { route, type RequestContext } from '../route';
+import { namedPage } from '../lists';
+import { route } from '../route';
 import { idResponse } from '../validation';
+import { presentContact, presentSearchItem } from './present';
 import { contactDetail, contactSearchQuery, contactSearchResponse } from './responses';
 import { consentBody, contactBulkUpdateBody, contactCreateBody, contactParams, contactUpdateBody } from './schemas';
 
 const TAG = 'Contacts';
+
+const CONTACT_EXAMPLE = {
+  contact_type: 'PERSON' as const,
+  code: 'C-1001',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  preferred_language_code: 'eng',
+  demographics: { gender: 'FEMALE' as const, date_of_birth: { year: 1815, month: 12, day: 10 } },
+  addresses: [{ address_type: 'HOME', is_primary: true, address_line_1: '1 Main St', town_city: 'Nicosia', postal_code: '1000', country_code: 'CYP' }],
+  phones: [{ phone_type: 'MOBILE', is_primary: true, country_code: 'CYP', number: '+357 99 000000' }],
+  email_address: 'ada@example.com',
+  custom_fields: [{ key: 'tier', value: 'gold' }],
+  accounts: [{ name: 'Main', is_primary: true, currency_code: 'EUR', credit_limit: 500 }],
+};
 const read = { scope: 'contacts:read' } as const;
 const write = { scope: 'contacts:write' } as const;
-
-/** A contact write is several statements; give it room when the embedded database is busy. */
-function inTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return ctx.db.$transaction(fn, { maxWait: 10_000, timeout: 30_000 });
-}
 
 export function contactRoutes(_deps: AppDeps) {
   return [
@@ -28,49 +38,53 @@ export function contactRoutes(_deps: AppDeps) {
       summary: 'Create a contact',
       description: 'A PERSON or COMPANY with addresses, phones, e-mails, custom fields and accounts. Writes a REGISTER_CONTACT event.',
       body: contactCreateBody, response: idResponse, errors: [409],
-      handler: ({ ctx, body }) => inTransaction(ctx, (tx) => createContact(tx, actorOf(ctx), body)),
+      example: CONTACT_EXAMPLE,
+      handler: ({ ctx, body }) => createContact(ctx.db, actorOf(ctx), body),
     }),
     route({
       method: 'put', path: '/contacts', operationId: 'bulkUpdateContacts', tag: TAG, auth: write,
       summary: 'Update the category and custom fields of many contacts',
       description: 'All or nothing. The answer `id` is the call id, stored with every change and carried by the CONTACT_BULK_UPDATED event.',
       body: contactBulkUpdateBody, response: idResponse, errors: [409],
-      handler: ({ ctx, body }) => inTransaction(ctx, (tx) => bulkUpdateContacts(tx, actorOf(ctx), body.contacts)),
+      example: { contacts: [{ contact: { code: 'C-1001' }, category: { code: 'VIP' }, custom_fields: [{ key: 'tier', value: 'gold' }] }] },
+      handler: ({ ctx, body }) => bulkUpdateContacts(ctx.db, actorOf(ctx), body.contacts),
     }),
     route({
       method: 'get', path: '/contacts', operationId: 'searchContacts', tag: TAG, auth: read,
       summary: 'Search contacts',
       query: contactSearchQuery, response: contactSearchResponse,
       handler: async ({ ctx, query }) => {
-        const { contacts, total } = await searchContacts(ctx.db, ctx.organisationId, query);
-        return { contacts, paging: { page: query.page, size: query.size, total } };
+        const { rows, total } = await searchContacts(ctx.db, ctx.organisationId, query);
+        return namedPage('contacts', query, rows.map(presentSearchItem), total);
       },
     }),
     route({
       method: 'get', path: '/contacts/{id}', operationId: 'getContact', tag: TAG, auth: read,
       summary: 'Get a contact by GUID or code',
       params: contactParams, response: contactDetail, errors: [404],
-      handler: ({ ctx, params }) => getContact(ctx.db, ctx.organisationId, params.id),
+      handler: async ({ ctx, params }) => presentContact(await getContact(ctx.db, ctx.organisationId, params.id)),
     }),
     route({
       method: 'put', path: '/contacts/{id}', operationId: 'updateContact', tag: TAG, auth: write,
       summary: 'Update a contact (partial)',
       description: 'Only supplied fields change. List items with `id` change that item; items without one are added. Custom fields are upserted by key.',
       params: contactParams, body: contactUpdateBody, response: idResponse, errors: [404, 409],
-      handler: ({ ctx, params, body }) => inTransaction(ctx, (tx) => updateContact(tx, actorOf(ctx), params.id, body)),
+      example: { notes: 'Prefers e-mail', phones: [{ id: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10', number: '+357 22 000000' }], custom_fields: [{ key: 'tier', value: 'gold' }] },
+      handler: ({ ctx, params, body }) => updateContact(ctx.db, actorOf(ctx), params.id, body),
     }),
     route({
       method: 'put', path: '/contacts/{id}/consents', operationId: 'setContactConsent', tag: TAG, auth: write,
       summary: "Record the contact's consent state",
       params: contactParams, body: consentBody, response: idResponse, errors: [404, 409],
-      handler: ({ ctx, params, body }) => inTransaction(ctx, (tx) => setConsent(tx, actorOf(ctx), params.id, body.consent_state)),
+      example: { consent_state: 'ACCEPTED' },
+      handler: ({ ctx, params, body }) => setConsent(ctx.db, actorOf(ctx), params.id, body.consent_state),
     }),
     route({
       method: 'post', path: '/contacts/{id}/anonymize', operationId: 'anonymizeContact', tag: TAG, auth: write,
       summary: 'Anonymise a contact (irreversible)',
       description: 'Removes names, e-mails, phones, addresses, demographics, custom fields, notes and identifiers; ids and accounts stay.',
       params: contactParams, response: idResponse, errors: [404],
-      handler: ({ ctx, params }) => inTransaction(ctx, (tx) => anonymiseContact(tx, actorOf(ctx), params.id)),
+      handler: ({ ctx, params }) => anonymiseContact(ctx.db, actorOf(ctx), params.id),
     }),
   ];
 }

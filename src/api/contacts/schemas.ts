@@ -37,7 +37,6 @@ const newAddress = z.strictObject({
   lon: z.number().min(-180).max(180).nullable().optional(),
   googlePlaceId: clearable(300).meta({ description: 'Google Maps place id, when known.' }),
 });
-const address = (forUpdate: boolean) => (forUpdate ? newAddress.extend({ id: itemId('address') }) : newAddress);
 
 const phoneNumber = z.string().trim().regex(/^\+?[0-9][0-9 ()./-]{2,29}$/, 'must be a phone number (digits, spaces, + ( ) . / -)');
 
@@ -47,7 +46,6 @@ const newPhone = z.strictObject({
   country_code: zCountryCode.nullable().optional(),
   number: phoneNumber,
 });
-const phone = (forUpdate: boolean) => (forUpdate ? newPhone.extend({ id: itemId('phone'), number: phoneNumber.optional() }) : newPhone);
 
 const emailAddress = z.string().trim().max(254).pipe(z.email({ message: 'must be an e-mail address' }));
 
@@ -56,7 +54,6 @@ const newEmail = z.strictObject({
   is_primary: zBool.optional(),
   email_address: emailAddress,
 });
-const email = (forUpdate: boolean) => (forUpdate ? newEmail.extend({ id: itemId('e-mail'), email_address: emailAddress.optional() }) : newEmail);
 
 export const customField = z.strictObject({
   key: text(100),
@@ -69,7 +66,7 @@ export const customField = z.strictObject({
 const account = z.strictObject({
   name: clearable(),
   is_primary: zBool.optional(),
-  credit_limit: zAmount.refine((v) => !v.startsWith('-'), { message: 'must not be negative' }).nullable().optional(),
+  credit_limit: zAmount.refine((v) => !v.isNegative(), { message: 'must not be negative' }).nullable().optional(),
   currency_code: zCurrency.optional(),
   classification_id: zId.optional(),
   classification: zRef.optional(),
@@ -108,8 +105,16 @@ export const companyProfile = z.strictObject({
   vat_registration_number: clearable(100),
 });
 
+/** List items of a create; an update's items may name an existing item by `id`. */
+const createItems = { address: newAddress, phone: newPhone, email: newEmail };
+const updateItems = {
+  address: newAddress.extend({ id: itemId('address') }),
+  phone: newPhone.extend({ id: itemId('phone'), number: phoneNumber.optional() }),
+  email: newEmail.extend({ id: itemId('e-mail'), email_address: emailAddress.optional() }),
+};
+
 /** Fields of both create and update (spec 2.1 main and alternative shapes). */
-const contactFields = (forUpdate: boolean) => ({
+const contactFields = <I extends typeof createItems | typeof updateItems>(items: I, forUpdate: boolean) => ({
   code: forUpdate ? code.nullable().optional() : code.optional(),
   company_name: clearable(),
   title: clearable(50),
@@ -128,10 +133,10 @@ const contactFields = (forUpdate: boolean) => ({
   category: zRef.nullable().optional(),
   demographics: demographics.nullable().optional().meta({ description: 'PERSON only.' }),
   company_profile: companyProfile.nullable().optional().meta({ description: 'COMPANY only.' }),
-  addresses: z.array(address(forUpdate)).max(50).optional(),
-  phones: z.array(phone(forUpdate)).max(50).optional(),
+  addresses: z.array(items.address as I['address']).max(50).optional(),
+  phones: z.array(items.phone as I['phone']).max(50).optional(),
   email_address: forUpdate ? emailAddress.nullable().optional() : emailAddress.optional(),
-  emails: z.array(email(forUpdate)).max(50).optional(),
+  emails: z.array(items.email as I['email']).max(50).optional(),
   custom_fields: z.array(customField).max(200).optional(),
   referral_code: clearable(100),
   loyalty_identifier: clearable(100),
@@ -140,12 +145,12 @@ const contactFields = (forUpdate: boolean) => ({
 export const contactCreateBody = z.strictObject({
   id: zId.optional().meta({ description: 'Optional; a time-based GUID is generated if absent.' }),
   contact_type: z.enum(['PERSON', 'COMPANY']),
-  ...contactFields(false),
+  ...contactFields(createItems, false),
   create_default_account: zBool.optional().meta({ description: 'true: one account with system defaults (when accounts[] is empty).' }),
   accounts: z.array(account).max(20).optional(),
 });
 
-export const contactUpdateBody = z.strictObject(contactFields(true));
+export const contactUpdateBody = z.strictObject(contactFields(updateItems, true));
 
 export const contactBulkUpdateBody = z.strictObject({
   contacts: z

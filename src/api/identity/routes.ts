@@ -4,7 +4,8 @@ import { login, refresh } from '../../domain/identity/users';
 import type { AppDeps } from '../app';
 import { route } from '../route';
 import { epoch } from '../present';
-import { idParams, idResponse, pagingQuery, skipTake } from '../validation';
+import { contentPage, listArgs } from '../lists';
+import { idParams, idResponse, pagingQuery } from '../validation';
 import { apiKeyCreateBody, apiKeyCreated, apiKeyItem, apiKeyList, loginBody, refreshBody, tokenResponse } from './schemas';
 
 type KeyRow = Awaited<ReturnType<typeof createApiKey>>['row'];
@@ -35,20 +36,23 @@ export function identityRoutes(deps: AppDeps & { onKeyRevoked: () => void }) {
       summary: 'Log in a back-office user',
       description: 'Exchanges a username and password for a short-lived access token (JWT, for `Authorization: Bearer`) and a single-use refresh token.',
       body: loginBody, response: tokenResponse, errors: [401],
-      handler: ({ ctx, body }) => login(ctx.db, body.username, body.password, tokens()),
+      example: { username: 'admin', password: 'correct horse battery' },
+      handler: ({ body }) => login(deps.database.prisma, body.username, body.password, tokens()),
     }),
     route({
       method: 'post', path: '/users/refresh', operationId: 'refreshToken', tag: 'Authentication', auth: 'none',
       summary: 'Exchange a refresh token for a new token pair',
       description: 'Refresh tokens are single-use; presenting one twice invalidates all of the user\'s refresh tokens.',
       body: refreshBody, response: tokenResponse, errors: [401],
-      handler: ({ ctx, body }) => refresh(ctx.db, body.refresh_token, tokens()),
+      example: { refresh_token: 'rt_0123456789abcdef' },
+      handler: ({ body }) => refresh(deps.database.prisma, body.refresh_token, tokens()),
     }),
     route({
       method: 'post', path: '/api_keys', operationId: 'createApiKey', tag: 'API keys',
       auth: { scope: 'api_keys:write', adminOnly: true },
       summary: 'Create an API key', description: 'The key is returned once, in this response; only its hash is stored.',
       body: apiKeyCreateBody, response: apiKeyCreated, secretFields: ['key'],
+      example: { name: 'Shop integration', type: 'SECRET', scopes: ['contacts:read'], expires_on: 4102444800, rate_limit_per_second: 50 },
       handler: async ({ ctx, body }) => {
         const { row, secret } = await createApiKey(ctx.db, {
           organisationId: ctx.organisationId,
@@ -67,8 +71,8 @@ export function identityRoutes(deps: AppDeps & { onKeyRevoked: () => void }) {
       auth: { scope: 'api_keys:read', adminOnly: true }, summary: 'List API keys (without their secrets)',
       query: pagingQuery(['created_on']), response: apiKeyList,
       handler: async ({ ctx, query }) => {
-        const [rows, total] = await listApiKeys(ctx.db, ctx.organisationId, skipTake(query), query.order === 'ASC' ? 'asc' : 'desc');
-        return { content: rows.map(presentKey), paging: { page: query.page, size: query.size, total } };
+        const { rows, total } = await listApiKeys(ctx.db, ctx.organisationId, listArgs(query, { created_on: 'createdAt' }));
+        return contentPage(query, rows.map(presentKey), total);
       },
     }),
     route({
@@ -76,6 +80,8 @@ export function identityRoutes(deps: AppDeps & { onKeyRevoked: () => void }) {
       auth: { scope: 'api_keys:write', adminOnly: true }, summary: 'Revoke an API key',
       description: 'Takes effect at once on this replica and within AUTH_CACHE_SECONDS on others.',
       params: idParams, response: idResponse, errors: [404],
+      // One statement, committed before this replica forgets the key, so no request re-caches it meanwhile.
+      transaction: false,
       handler: async ({ ctx, params }) => {
         await revokeApiKey(ctx.db, ctx.organisationId, params.id);
         deps.onKeyRevoked();

@@ -1,6 +1,7 @@
+import { pagingSchema } from '../lists';
 import { z } from 'zod';
 import { isKnownScope } from '../../domain/identity/scopes';
-import { pagingResponse, zEpoch } from '../validation';
+import { zEpoch } from '../validation';
 
 export const loginBody = z.strictObject({
   username: z.string().min(1).max(200),
@@ -47,4 +48,4 @@ export const apiKeyCreated = apiKeyItem.extend({
     .meta({ description: 'The key itself. Shown only in this response (null in an Idempotency-Key replay); store it safely.' }),
 });
 
-export const apiKeyList = z.object({ content: z.array(apiKeyItem), paging: pagingResponse });
+export const apiKeyList = z.object({ content: z.array(apiKeyItem), paging: pagingSchema });

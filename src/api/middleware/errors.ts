@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { z } from 'zod';
+import { fromDatabaseError } from '../../domain/db-errors';
 import { AppError } from '../../domain/errors';
 import type { Logger } from '../../log';
 
@@ -36,6 +37,8 @@ export function toAppError(err: unknown): AppError {
     return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding');
   }
   if (parser?.status === 400) return new AppError(400, 'INVALID_REQUEST', 'Malformed request');
+  const fromDatabase = fromDatabaseError(err);
+  if (fromDatabase) return fromDatabase;
   const prisma = err as { code?: string; name?: string };
   if (prisma?.code === 'P2028' || prisma?.code === 'P1001' || prisma?.code === 'P2024') {
     return new AppError(503, 'UNAVAILABLE', 'The service is temporarily overloaded; retry shortly');

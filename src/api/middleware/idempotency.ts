@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { AppError, conflict, invalid } from '../../domain/errors';
 
 export interface StoredResponse {
@@ -51,8 +51,9 @@ export class Idempotency {
     return { status: existing.statusCode, body: existing.responseBody };
   }
 
-  async complete(scope: { organisationId: string; credentialId: string }, key: string, response: StoredResponse): Promise<void> {
-    await this.db.idempotencyRecord.update({
+  /** `tx`: the request's transaction, so the stored response commits with the change. */
+  async complete(scope: { organisationId: string; credentialId: string }, key: string, response: StoredResponse, tx: Tx = this.db): Promise<void> {
+    await tx.idempotencyRecord.update({
       where: { organisationId_credentialId_key: { ...scope, key } },
       data: { statusCode: response.status, responseBody: response.body as object },
     });

@@ -4,7 +4,8 @@ import { actorOf } from '../../domain/audit';
 import { createEntry, deleteEntry, getEntry, listEntries, updateEntry, type Catalogue } from '../../domain/reference/catalogue';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
-import { listResponse, presentEntry, toListQuery } from './present';
+import { listArgs } from '../lists';
+import { ENTRY_SORT, entryFilter, entryPage, presentEntry } from './present';
 import { entryCreateBody, entryItem, entryList, entryListQuery, entryUpdateBody } from './schemas';
 
 export const TAG = 'Reference data';
@@ -32,8 +33,9 @@ export function catalogueRoutes(api: CatalogueApi): RouteDef[] {
       method: 'post', path, operationId: `create${api.one}`, tag: TAG, auth: write,
       summary: `Create a ${label}`, description: 'A code already used by another item of the organisation answers 409 ALREADY_EXISTS.',
       body: entryCreateBody, response: idResponse, errors: [409],
+      example: { code: 'RETAIL', name: 'Retail', description: 'Shops and stores' },
       handler: async ({ ctx, body }) => {
-        const row = await ctx.db.$transaction((tx) => createEntry(tx, actorOf(ctx), cat, body));
+        const row = await createEntry(ctx.db, actorOf(ctx), cat, body);
         return { id: row.id };
       },
     }),
@@ -41,7 +43,7 @@ export function catalogueRoutes(api: CatalogueApi): RouteDef[] {
       method: 'get', path, operationId: `list${api.many}`, tag: TAG, auth: read,
       summary: `List ${label} items`, description: 'Sortable by name, code, created_on (default: newest first).',
       query: entryListQuery, response: entryList,
-      handler: async ({ ctx, query }) => listResponse(query, await listEntries(ctx.db, ctx.organisationId, cat, toListQuery(query))),
+      handler: async ({ ctx, query }) => entryPage(query, await listEntries(ctx.db, ctx.organisationId, cat, listArgs(query, ENTRY_SORT), entryFilter(query))),
     }),
     api.get ??
       route({
@@ -53,8 +55,9 @@ export function catalogueRoutes(api: CatalogueApi): RouteDef[] {
       method: 'put', path: `${path}/{id}`, operationId: `update${api.one}`, tag: TAG, auth: write,
       summary: `Update a ${label}`, description: 'Partial: only the fields given change; null clears code or description.',
       params: idParams, body: entryUpdateBody, response: idResponse, errors: [404, 409],
+      example: { code: 'RETAIL-2', name: 'Retail', description: 'Shops' },
       handler: async ({ ctx, params, body }) => {
-        await ctx.db.$transaction((tx) => updateEntry(tx, actorOf(ctx), cat, params.id, body));
+        await updateEntry(ctx.db, actorOf(ctx), cat, params.id, body);
         return { id: params.id };
       },
     }),
@@ -64,7 +67,7 @@ export function catalogueRoutes(api: CatalogueApi): RouteDef[] {
         summary: `Delete a ${label}`, description: 'An item still referenced (e.g. by contacts or accounts) answers 409 IN_USE.',
         params: idParams, response: idResponse, errors: [404, 409],
         handler: async ({ ctx, params }) => {
-          await ctx.db.$transaction((tx) => deleteEntry(tx, actorOf(ctx), cat, params.id));
+          await deleteEntry(ctx.db, actorOf(ctx), cat, params.id);
           return { id: params.id };
         },
       }),

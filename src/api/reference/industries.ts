@@ -6,7 +6,8 @@ import { deleteIndustry, deleteSector, getIndustryWithSectors, requireIndustry }
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
 import { catalogueRoutes, TAG } from './catalogue-routes';
-import { listResponse, presentEntry, toListQuery } from './present';
+import { listArgs } from '../lists';
+import { ENTRY_SORT, entryFilter, entryPage, presentEntry } from './present';
 import { entryCreateBody, entryItem, entryList, entryListQuery, entryUpdateBody, industryDetail, sectorParams } from './schemas';
 
 const read = { scope: 'reference_data:read' } as const;
@@ -28,7 +29,7 @@ export function industryRoutes(): RouteDef[] {
       summary: 'Delete an industry', description: 'An industry that still has sectors, or is used by contacts, answers 409 IN_USE.',
       params: idParams, response: idResponse, errors: [404, 409],
       handler: async ({ ctx, params }) => {
-        await ctx.db.$transaction((tx) => deleteIndustry(tx, actorOf(ctx), params.id));
+        await deleteIndustry(ctx.db, actorOf(ctx), params.id);
         return { id: params.id };
       },
     }),
@@ -42,11 +43,10 @@ function sectorRoutes(): RouteDef[] {
       method: 'post', path, operationId: 'createIndustrySector', tag: TAG, auth: write,
       summary: 'Create a sector of an industry', description: 'Sector codes are unique within the organisation (409 ALREADY_EXISTS).',
       params: idParams, body: entryCreateBody, response: idResponse, errors: [404, 409],
+      example: { code: 'GROCERY', name: 'Groceries', description: 'Food retail' },
       handler: async ({ ctx, params, body }) => {
-        const row = await ctx.db.$transaction(async (tx) => {
-          await requireIndustry(tx, ctx.organisationId, params.id);
-          return createEntry(tx, actorOf(ctx), industrySectors, body, { industryId: params.id });
-        });
+        await requireIndustry(ctx.db, ctx.organisationId, params.id);
+        const row = await createEntry(ctx.db, actorOf(ctx), industrySectors, body, { industryId: params.id });
         return { id: row.id };
       },
     }),
@@ -56,7 +56,7 @@ function sectorRoutes(): RouteDef[] {
       handler: async ({ ctx, params, query }) => {
         await requireIndustry(ctx.db, ctx.organisationId, params.id);
         const parent = { industryId: params.id };
-        return listResponse(query, await listEntries(ctx.db, ctx.organisationId, industrySectors, toListQuery(query), parent));
+        return entryPage(query, await listEntries(ctx.db, ctx.organisationId, industrySectors, listArgs(query, ENTRY_SORT), entryFilter(query), parent));
       },
     }),
     route({
@@ -69,9 +69,10 @@ function sectorRoutes(): RouteDef[] {
       method: 'put', path: `${path}/{sector_id}`, operationId: 'updateIndustrySector', tag: TAG, auth: write,
       summary: 'Update a sector of an industry', description: 'Partial: only the fields given change; null clears code or description.',
       params: sectorParams, body: entryUpdateBody, response: idResponse, errors: [404, 409],
+      example: { code: 'GROCERY-2', name: 'Groceries', description: 'Food' },
       handler: async ({ ctx, params, body }) => {
         const parent = { industryId: params.id };
-        await ctx.db.$transaction((tx) => updateEntry(tx, actorOf(ctx), industrySectors, params.sector_id, body, parent));
+        await updateEntry(ctx.db, actorOf(ctx), industrySectors, params.sector_id, body, parent);
         return { id: params.sector_id };
       },
     }),
@@ -80,7 +81,7 @@ function sectorRoutes(): RouteDef[] {
       summary: 'Delete a sector of an industry', description: 'A sector still used by contacts answers 409 IN_USE.',
       params: sectorParams, response: idResponse, errors: [404, 409],
       handler: async ({ ctx, params }) => {
-        await ctx.db.$transaction((tx) => deleteSector(tx, actorOf(ctx), params.id, params.sector_id));
+        await deleteSector(ctx.db, actorOf(ctx), params.id, params.sector_id);
         return { id: params.sector_id };
       },
     }),

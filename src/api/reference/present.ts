@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { CatalogueRow, ListQuery } from '../../domain/reference/catalogue';
+import type { CatalogueRow, EntryFilter } from '../../domain/reference/catalogue';
+import { contentPage, type ListPage, type SortField } from '../lists';
 import { epoch } from '../present';
-import { skipTake } from '../validation';
 import type { entryItem, entryListQuery } from './schemas';
 
 export function presentEntry(row: CatalogueRow): z.input<typeof entryItem> {
@@ -15,17 +15,13 @@ export function presentEntry(row: CatalogueRow): z.input<typeof entryItem> {
   };
 }
 
-export function toListQuery(q: z.output<typeof entryListQuery>): ListQuery {
-  return {
-    ...skipTake(q),
-    sort: q.sort,
-    order: q.order === 'ASC' ? 'asc' : 'desc',
-    searchValue: q.search_value,
-    code: q.code,
-    name: q.name,
-  };
+/** API sort fields of every catalogue list → model fields. */
+export const ENTRY_SORT: Record<string, SortField> = { name: 'name', code: { field: 'code', nullable: true }, created_on: 'createdAt' };
+
+export function entryFilter(q: z.output<typeof entryListQuery>): EntryFilter {
+  return { searchValue: q.search_value, code: q.code, name: q.name };
 }
 
-export function listResponse(q: { page: number; size: number }, result: { rows: CatalogueRow[]; total: number }) {
-  return { content: result.rows.map(presentEntry), paging: { page: q.page, size: q.size, total: result.total } };
+export function entryPage(q: { page: number; size: number }, page: ListPage<CatalogueRow>) {
+  return contentPage(q, page.rows.map(presentEntry), page.total);
 }

@@ -39,8 +39,9 @@ function nameDisplayRoutes(): RouteDef[] {
       auth: { scope: 'reference_data:write' }, summary: 'Set how contact names are displayed',
       description: 'The organisation has one setting, so this answers with the setting itself rather than an id.',
       body: nameDisplayBody, response: nameDisplaySettings,
+      example: { format: 'LAST_COMMA_FIRST' },
       handler: async ({ ctx, body }) => {
-        const settings = await ctx.db.$transaction((tx) => setNameDisplayFormat(tx, actorOf(ctx), body.format));
+        const settings = await setNameDisplayFormat(ctx.db, actorOf(ctx), body.format);
         forgetNameDisplayFormat(ctx.organisationId);
         return presentSettings(settings);
       },

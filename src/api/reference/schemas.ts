@@ -1,6 +1,7 @@
+import { pagingSchema } from '../lists';
 import { z } from 'zod';
 import { NAME_DISPLAY_FORMATS } from '../../domain/reference/name-display';
-import { pagingQuery, pagingResponse, zId } from '../validation';
+import { pagingQuery, zId } from '../validation';
 
 const code = z
   .string()
@@ -39,7 +40,7 @@ export const entryItem = z.object({
   updated_on: z.number().int(),
 });
 
-export const entryList = z.object({ content: z.array(entryItem), paging: pagingResponse });
+export const entryList = z.object({ content: z.array(entryItem), paging: pagingSchema });
 
 export const industryDetail = entryItem.extend({
   sectors: z.array(z.object({ id: z.string(), code: z.string().nullable(), name: z.string() })),

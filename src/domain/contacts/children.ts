@@ -41,7 +41,7 @@ export async function writeAddresses(tx: Tx, owner: Owner, items: AddressInput[]
     else await tx.contactAddress.update({ where: { id }, data: addressData(a) });
     if (a.is_primary) marked = id;
   }
-  await settlePrimary(tx, 'contact_addresses', owner.contactId, marked);
+  await settlePrimary(tx, 'contact_addresses', owner, marked);
 }
 
 export async function writePhones(tx: Tx, owner: Owner, items: PhoneInput[]): Promise<void> {
@@ -54,7 +54,7 @@ export async function writePhones(tx: Tx, owner: Owner, items: PhoneInput[]): Pr
     else await tx.contactPhone.update({ where: { id }, data: phoneData(p) });
     if (p.is_primary) marked = id;
   }
-  await settlePrimary(tx, 'contact_phones', owner.contactId, marked);
+  await settlePrimary(tx, 'contact_phones', owner, marked);
 }
 
 export async function writeEmails(tx: Tx, owner: Owner, items: EmailInput[]): Promise<void> {
@@ -67,7 +67,7 @@ export async function writeEmails(tx: Tx, owner: Owner, items: EmailInput[]): Pr
     else await tx.contactEmail.update({ where: { id }, data: emailData(e) });
     if (e.is_primary) marked = id;
   }
-  await settlePrimary(tx, 'contact_emails', owner.contactId, marked);
+  await settlePrimary(tx, 'contact_emails', owner, marked);
 }
 
 /** The main shape's single `email_address` on update: changes the primary e-mail (null removes it). */
@@ -75,7 +75,7 @@ export async function writePrimaryEmail(tx: Tx, owner: Owner, address: string | 
   const primary = await tx.contactEmail.findFirst({ where: { contactId: owner.contactId, isPrimary: true } });
   if (address === null) {
     if (primary) await tx.contactEmail.delete({ where: { id: primary.id } });
-    await settlePrimary(tx, 'contact_emails', owner.contactId, undefined);
+    await settlePrimary(tx, 'contact_emails', owner, undefined);
   } else if (primary) {
     await tx.contactEmail.update({ where: { id: primary.id }, data: { emailAddress: address } });
   } else {
@@ -99,7 +99,7 @@ type ItemTable = 'contact_addresses' | 'contact_phones' | 'contact_emails';
 /** An item id in the body must be an item of this contact; otherwise the body is wrong (400). */
 async function existingItem(tx: Tx, table: ItemTable, owner: Owner, id: string, attribute: string): Promise<string> {
   const rows = isId(id)
-    ? await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM ${Prisma.raw(`"${table}"`)} WHERE id = ${normaliseId(id)}::uuid AND contact_id = ${owner.contactId}::uuid`
+    ? await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM ${Prisma.raw(`"${table}"`)} WHERE id = ${normaliseId(id)}::uuid AND contact_id = ${owner.contactId}::uuid AND organisation_id = ${owner.organisationId}::uuid`
     : [];
   if (rows.length === 0) throw invalid(attribute, `${attribute}: no such item on this contact`);
   return rows[0].id;
@@ -109,14 +109,15 @@ async function existingItem(tx: Tx, table: ItemTable, owner: Owner, id: string, 
  * Exactly one primary item when the contact has any: the one just marked, else the current
  * primary, else the oldest.
  */
-export async function settlePrimary(tx: Tx, table: ItemTable, contactId: string, marked: string | undefined): Promise<void> {
+export async function settlePrimary(tx: Tx, table: ItemTable, owner: Owner, marked: string | undefined): Promise<void> {
+  const { contactId, organisationId } = owner;
   const t = Prisma.raw(`"${table}"`);
   let keep = marked;
   if (keep === undefined) {
-    const rows = await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM ${t} WHERE contact_id = ${contactId}::uuid ORDER BY is_primary DESC, created_at, id LIMIT 1`;
+    const rows = await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM ${t} WHERE contact_id = ${contactId}::uuid AND organisation_id = ${organisationId}::uuid ORDER BY is_primary DESC, created_at, id LIMIT 1`;
     keep = rows[0]?.id;
   }
-  if (keep !== undefined) await tx.$executeRaw`UPDATE ${t} SET is_primary = (id = ${keep}::uuid) WHERE contact_id = ${contactId}::uuid`;
+  if (keep !== undefined) await tx.$executeRaw`UPDATE ${t} SET is_primary = (id = ${keep}::uuid) WHERE contact_id = ${contactId}::uuid AND organisation_id = ${organisationId}::uuid`;
 }
 
 function defined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {

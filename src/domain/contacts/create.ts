@@ -10,7 +10,6 @@ import { categoryRef, checkOnePrimary, checkTypeRules, checkUniqueKeys, emailLis
 import { resolveCategoryId, resolveCompanyProfile } from './refs';
 import { buildSearchText } from './search-text';
 import type { ContactCreateInput } from './types';
-import { uniqueFields } from './unique';
 
 export async function createContact(tx: Tx, actor: AuditActor, input: ContactCreateInput): Promise<{ id: string }> {
   const { organisationId } = actor;
@@ -40,9 +39,8 @@ export async function createContact(tx: Tx, actor: AuditActor, input: ContactCre
   };
 
   // No SELECT before the insert: the unique indexes on id, code and statutory number decide,
-  // also between concurrent creates, and uniqueFields names the field in the 409.
-  await uniqueFields(() =>
-    tx.contact.create({
+  // also between concurrent creates (409 naming the field, src/domain/db-errors.ts).
+  await tx.contact.create({
       data: {
         id,
         organisationId,
@@ -64,8 +62,7 @@ export async function createContact(tx: Tx, actor: AuditActor, input: ContactCre
         referralCode: input.referral_code ?? null,
         searchText: buildSearchText(names, phones),
       },
-    }),
-  );
+    });
   // One INSERT per list rather than one per item.
   const owner = { organisationId, contactId: id };
   if (addresses.length) await tx.contactAddress.createMany({ data: addresses.map((a) => ({ ...a, ...owner })) });

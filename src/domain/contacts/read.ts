@@ -1,8 +1,8 @@
 // GET /contacts/{id} (spec 2.1 "Get-contact response"): the stored contact plus its derived
 // fields: contact_name, reference names, country names, interaction_status and total_spend.
 import type { Prisma, Tx } from '../../db/client';
+import { Money } from '../money';
 import { formatContactName, getNameDisplayFormat, type NameDisplayFormat } from '../reference';
-import { countryName } from './countries';
 import { CONTACT_DEFAULTS } from './defaults';
 import { notFound } from '../errors';
 import { idOrCodeWhere, pickByIdOrCode } from './lookup';
@@ -40,101 +40,52 @@ export function interactionStatus(lastActivityAt: Date, now = new Date()): 'REST
  * Spend over the last 12 months (spec 2.1 total_spend). Purchases do not exist yet, so it is
  * 0; the purchases issue replaces the body with the sum of the contact's posted purchases.
  */
-export async function totalSpendLast12Months(_tx: Tx, _organisationId: string, _contactId: string): Promise<number> {
-  return 0;
+export async function totalSpendLast12Months(_tx: Tx, _contactId: string): Promise<Money> {
+  return new Money(0);
 }
 
-export function presentAddress(a: {
-  id: string; addressType: string | null; isPrimary: boolean; careOf: string | null; addressLine1: string | null; addressLine2: string | null;
-  stateProvinceCounty: string | null; townCity: string | null; postalCode: string | null; countryCode: string | null;
-  lat: number | null; lon: number | null; googlePlaceId: string | null;
-}) {
-  return {
-    id: a.id,
-    address_type: a.addressType,
-    is_primary: a.isPrimary,
-    care_of: a.careOf,
-    address_line_1: a.addressLine1,
-    address_line_2: a.addressLine2,
-    state_province_county: a.stateProvinceCounty,
-    town_city: a.townCity,
-    postal_code: a.postalCode,
-    country_code: a.countryCode,
-    country: countryName(a.countryCode),
-    lat: a.lat,
-    lon: a.lon,
-    googlePlaceId: a.googlePlaceId,
-  };
+export type ContactWithRelations = Prisma.ContactGetPayload<{ include: typeof contactInclude & { customFields: true } }>;
+
+/** A contact as GET /contacts/{id} presents it: the row, its relations, and what is derived. */
+export interface ContactRecord {
+  contact: ContactWithRelations;
+  /** Names of the contact's industry sectors (kept as an id array, so not a relation). */
+  sectors: Array<{ id: string; name: string }>;
+  nameFormat: NameDisplayFormat;
+  totalSpend: Money;
 }
 
-export function presentPhone(p: { id: string; phoneType: string | null; isPrimary: boolean; countryCode: string | null; number: string }) {
-  return { id: p.id, phone_type: p.phoneType, is_primary: p.isPrimary, country_code: p.countryCode, number: p.number };
-}
-
-export function primaryEmail(emails: Array<{ isPrimary: boolean; emailAddress: string }>): string | null {
-  return emails.find((e) => e.isPrimary)?.emailAddress ?? null;
-}
-
-export function idName(row: { id: string; name: string } | null) {
-  return row ? { id: row.id, name: row.name } : null;
-}
-
-export async function getContact(tx: Tx, organisationId: string, idOrCode: string) {
+export async function getContact(tx: Tx, organisationId: string, idOrCode: string): Promise<ContactRecord> {
   // The lookup by id or code and the relations in one call (lookup.ts explains the id-or-code rule).
   const rows = await tx.contact.findMany({
-    where: { organisationId, ...idOrCodeWhere(idOrCode) },
+    where: idOrCodeWhere(idOrCode),
     include: { ...contactInclude, customFields: { orderBy: { key: 'asc' } } },
     take: 2,
   });
-  const c = pickByIdOrCode(rows, idOrCode);
-  if (!c) throw notFound('Contact');
-  const format = await getNameDisplayFormat(tx, organisationId);
-  const sectors = c.industrySectorIds.length
-    ? await tx.industrySector.findMany({ where: { organisationId, id: { in: c.industrySectorIds } }, select: { id: true, name: true } })
+  const contact = pickByIdOrCode(rows, idOrCode);
+  if (!contact) throw notFound('Contact');
+  const sectors = contact.industrySectorIds.length
+    ? await tx.industrySector.findMany({ where: { id: { in: contact.industrySectorIds } }, select: { id: true, name: true } })
     : [];
-  const byId = new Map(sectors.map((s) => [s.id, s]));
-  const profile = c.companyProfile as Record<string, unknown> | null;
-  return {
-    id: c.id,
-    code: c.code,
-    contact_type: c.contactType as 'PERSON' | 'COMPANY',
-    contact_name: contactName(c, format),
-    company_name: c.companyName,
-    title: c.title,
-    first_name: c.firstName,
-    middle_name: c.middleName,
-    last_name: c.lastName,
-    preferred_language_code: c.preferredLanguageCode,
-    statutory_number: c.statutoryNumber,
-    notes: c.notes,
-    is_tax_exempt: c.isTaxExempt,
-    sms_opt_out: c.smsOptOut,
-    email_opt_out: c.emailOptOut,
-    direct_marketing: !c.smsOptOut && !c.emailOptOut,
-    affiliate_marketing: c.affiliateMarketing,
-    category: idName(c.category),
-    demographics: c.demographics as Record<string, unknown> | null,
-    company_profile:
-      c.contactType === 'COMPANY'
-        ? {
-            ...(profile ?? {}),
-            industry: idName(c.industry),
-            industry_sectors: c.industrySectorIds.flatMap((sid) => (byId.has(sid) ? [byId.get(sid)!] : [])),
-          }
-        : null,
-    addresses: c.addresses.map(presentAddress),
-    phones: c.phones.map(presentPhone),
-    email_address: primaryEmail(c.emails),
-    emails: c.emails.map((e) => ({ id: e.id, email_type: e.emailType, is_primary: e.isPrimary, email_address: e.emailAddress })),
-    custom_fields: c.customFields.map((f) => ({ key: f.key, value: f.value })),
-    consent_state: c.consentState as 'ACCEPTED' | 'REJECTED' | 'WITHDRAWN' | null,
-    is_anonymized: c.isAnonymized,
-    interaction_status: interactionStatus(c.lastActivityAt),
-    total_spend: await totalSpendLast12Months(tx, organisationId, c.id),
-    kyc_profile: idName(c.kycProfile),
-    kyc_status: c.kycStatus as 'PENDING' | 'VERIFIED' | null,
-    referral_code: c.referralCode,
-    loyalty_identifier: c.loyaltyIdentifier,
-    registered_on: Math.floor(c.createdAt.getTime() / 1000),
-  };
+  return { contact, sectors, nameFormat: await getNameDisplayFormat(tx, organisationId), totalSpend: await totalSpendLast12Months(tx, contact.id) };
 }
+
+/** A search hit as GET /contacts presents it. */
+export interface ContactSearchRow {
+  contact: Prisma.ContactGetPayload<{ include: typeof searchInclude }>;
+  nameFormat: NameDisplayFormat;
+  /** Asked for with `financials=true`. */
+  financials: boolean;
+  primaryAccount: { id: string; number: string; lifeCycleState: string; currencyCode: string } | null;
+  metrics: readonly string[];
+  at: Date;
+}
+
+export const searchInclude = {
+  category: { select: { id: true, name: true } },
+  kycProfile: { select: { id: true, name: true } },
+  addresses: { orderBy: oldestFirst },
+  phones: { orderBy: oldestFirst },
+  emails: { where: { isPrimary: true } },
+  accounts: { where: { isPrimary: true }, select: { id: true, number: true, lifeCycleState: true, currencyCode: true } },
+} satisfies Prisma.ContactInclude;

@@ -2,6 +2,7 @@
 // a mistake in that field of the body: 400 naming it (lookups in domain/reference).
 import type { Prisma, Tx } from '../../db/client';
 import { invalid } from '../errors';
+import { moneyText } from '../money';
 import { findCategory, findIndustry, findIndustrySectors } from '../reference';
 import type { CompanyProfileInput, Ref } from './types';
 
@@ -30,7 +31,9 @@ export async function resolveCompanyProfile(
 ): Promise<ResolvedProfile> {
   const { industry_id, industry, industry_sectors, ...rest } = input;
   if (industry_id !== undefined && industry !== undefined) throw invalid('company_profile.industry', 'give industry_id or industry, not both');
-  const out: ResolvedProfile = { profile: { ...asObject(current.profile), ...withoutUndefined(rest) } };
+  const { annual_turnover, ...plain } = rest;
+  const turnover = annual_turnover === undefined ? {} : { annual_turnover: annual_turnover === null ? null : moneyText(annual_turnover) };
+  const out: ResolvedProfile = { profile: { ...asObject(current.profile), ...withoutUndefined(plain), ...turnover } };
   const industryRef = industry_id !== undefined ? (industry_id === null ? null : { id: industry_id }) : industry;
   if (industryRef === null) out.industryId = null;
   else if (industryRef !== undefined) {

@@ -3,7 +3,8 @@
 // with their relations and shaped as spec 2.1 "Search item".
 import { Prisma, type Tx } from '../../db/client';
 import { getNameDisplayFormat, type NameDisplayFormat } from '../reference';
-import { contactName, idName, interactionStatus, presentAddress, presentPhone, primaryEmail } from './read';
+import type { ListPage } from '../lists';
+import { searchInclude, type ContactSearchRow } from './read';
 import { containsPattern } from './search-text';
 
 export const CONTACT_SORT_FIELDS = ['registered_on', 'contact_name', 'code', 'last_name', 'company_name'] as const;
@@ -20,8 +21,8 @@ export interface ContactSearch {
   statutory_number?: string;
   cim?: string;
   loyalty_identifier?: string;
-  registered_from?: number;
-  registered_to?: number;
+  registered_on_from?: number;
+  registered_on_to?: number;
   organisation_id?: string;
   financials?: boolean;
   metrics?: Array<(typeof CONTACT_METRICS)[number]>;
@@ -31,74 +32,32 @@ export interface ContactSearch {
   order: 'ASC' | 'DESC';
 }
 
-export async function searchContacts(tx: Tx, organisationId: string, q: ContactSearch) {
+export async function searchContacts(tx: Tx, organisationId: string, q: ContactSearch): Promise<ListPage<ContactSearchRow>> {
   // The caller sees only its own organisation; naming another one is an empty result, not an error.
-  if (q.organisation_id !== undefined && q.organisation_id !== organisationId) return { contacts: [], total: 0 };
-  const format = await getNameDisplayFormat(tx, organisationId);
+  if (q.organisation_id !== undefined && q.organisation_id !== organisationId) return { rows: [], total: 0 };
+  const nameFormat = await getNameDisplayFormat(tx, organisationId);
   const where = Prisma.join(conditions(organisationId, q), ' AND ');
   const direction = Prisma.raw(q.order === 'ASC' ? 'ASC' : 'DESC');
   // The total rides along with the page (one statement); only a page past the end needs a count.
   const page = await tx.$queryRaw<Array<{ id: string; total: number }>>`
     SELECT c.id::text AS id, (count(*) OVER ())::int AS total FROM contacts c WHERE ${where}
-    ORDER BY ${sortKey(q.sort, format)} ${direction} NULLS LAST, c.id ${direction}
+    ORDER BY ${sortKey(q.sort, nameFormat)} ${direction} NULLS LAST, c.id ${direction}
     LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}`;
   if (page.length === 0) {
-    if (q.page === 1) return { contacts: [], total: 0 };
+    if (q.page === 1) return { rows: [], total: 0 };
     const [{ total }] = await tx.$queryRaw<Array<{ total: number }>>`SELECT count(*)::int AS total FROM contacts c WHERE ${where}`;
-    return { contacts: [], total };
+    return { rows: [], total };
   }
-  const total = page[0].total;
-
-  const rows = await tx.contact.findMany({
-    where: { organisationId, id: { in: page.map((r) => r.id) } },
-    include: {
-      category: { select: { id: true, name: true } },
-      kycProfile: { select: { id: true, name: true } },
-      addresses: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
-      phones: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
-      emails: { where: { isPrimary: true } },
-      accounts: q.financials ? { where: { isPrimary: true } } : false,
-    },
+  const contacts = await tx.contact.findMany({ where: { id: { in: page.map((r) => r.id) } }, include: searchInclude });
+  const byId = new Map(contacts.map((c) => [c.id, c]));
+  const at = new Date();
+  const rows = page.flatMap(({ id }) => {
+    const contact = byId.get(id);
+    if (!contact) return [];
+    const primaryAccount = contact.accounts[0] ?? null;
+    return [{ contact, nameFormat, financials: q.financials === true, primaryAccount, metrics: q.metrics ?? [], at }];
   });
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const now = Math.floor(Date.now() / 1000);
-  const contacts = page.flatMap(({ id }) => {
-    const c = byId.get(id);
-    if (!c) return [];
-    const account = c.accounts?.[0];
-    return [
-      {
-        id: c.id,
-        code: c.code,
-        contact_type: c.contactType as 'PERSON' | 'COMPANY',
-        contact_name: contactName(c, format),
-        statutory_number: c.statutoryNumber,
-        registered_on: Math.floor(c.createdAt.getTime() / 1000),
-        category: idName(c.category),
-        addresses: c.addresses.map(presentAddress),
-        phones: c.phones.map(presentPhone),
-        email_address: primaryEmail(c.emails),
-        interaction_status: interactionStatus(c.lastActivityAt),
-        kyc_profile: idName(c.kycProfile),
-        kyc_status: c.kycStatus as 'PENDING' | 'VERIFIED' | null,
-        loyalty_identifier: c.loyaltyIdentifier,
-        ...(q.financials
-          ? {
-              financials: {
-                // Balances come from ledger entries that do not exist yet: 0 until the wallets
-                // and ledger issues; the wallet is null until wallets exist.
-                account: account
-                  ? { id: account.id, number: account.number, life_cycle_state: account.lifeCycleState, currency_code: account.currencyCode, overdue_amount: 0, balance: 0 }
-                  : null,
-                wallet: null,
-              },
-            }
-          : {}),
-        ...(q.metrics?.length ? { metrics: Object.fromEntries(q.metrics.map((m) => [m, { timestamp: now, total: 0 }])) } : {}),
-      },
-    ];
-  });
-  return { contacts, total };
+  return { rows, total: page[0].total };
 }
 
 function conditions(organisationId: string, q: ContactSearch): Prisma.Sql[] {
@@ -122,9 +81,9 @@ function conditions(organisationId: string, q: ContactSearch): Prisma.Sql[] {
     const digits = q.phone_number.replace(/\D/g, '');
     on.push(Prisma.sql`c.id IN (SELECT p.contact_id FROM contact_phones p WHERE p.organisation_id = ${organisationId}::uuid AND regexp_replace(p.number, '\\D', '', 'g') = ${digits})`);
   }
-  if (q.registered_from !== undefined) on.push(Prisma.sql`c.created_at >= to_timestamp(${q.registered_from})`);
+  if (q.registered_on_from !== undefined) on.push(Prisma.sql`c.created_at >= to_timestamp(${q.registered_on_from})`);
   // Inclusive to the end of the given second.
-  if (q.registered_to !== undefined) on.push(Prisma.sql`c.created_at < to_timestamp(${q.registered_to + 1})`);
+  if (q.registered_on_to !== undefined) on.push(Prisma.sql`c.created_at < to_timestamp(${q.registered_on_to + 1})`);
   return on;
 }
 

@@ -3,14 +3,12 @@
 // upserted by key; demographics and company_profile merge key by key.
 import { Prisma, type Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { alreadyExists } from '../errors';
 import { upsertCustomFields, writeAddresses, writeEmails, writePhones, writePrimaryEmail } from './children';
 import { assertNotAnonymized, findContact } from './lookup';
 import { categoryRef, checkOnePrimary, checkTypeRules, checkUniqueKeys, emailList, marketing } from './normalise';
 import { resolveCategoryId, resolveCompanyProfile, withoutUndefined } from './refs';
 import { rebuildSearchText } from './search-text';
 import type { ConsentState, ContactType, ContactUpdateInput } from './types';
-import { uniqueFields } from './unique';
 
 export async function updateContact(tx: Tx, actor: AuditActor, idOrCode: string, input: ContactUpdateInput): Promise<{ id: string }> {
   const { organisationId } = actor;
@@ -23,7 +21,6 @@ export async function updateContact(tx: Tx, actor: AuditActor, idOrCode: string,
   checkOnePrimary(input.phones, 'phones');
   checkOnePrimary(input.emails, 'emails');
   checkUniqueKeys(input.custom_fields, 'custom_fields');
-  await assertFree(tx, organisationId, contact.id, input);
 
   const ref = categoryRef(input);
   const categoryId = await resolveCategoryId(tx, organisationId, ref, input.category_id !== undefined ? 'category_id' : 'category');
@@ -57,7 +54,8 @@ export async function updateContact(tx: Tx, actor: AuditActor, idOrCode: string,
   if (input.demographics !== undefined) data.demographics = mergedJson(contact.demographics, input.demographics);
   if (profile) data.companyProfile = profile.profile;
   if (input.company_profile === null) Object.assign(data, { companyProfile: Prisma.DbNull, industryId: null, industrySectorIds: [] });
-  await uniqueFields(() => tx.contact.update({ where: { id: contact.id }, data }));
+  // A code or statutory number taken by another contact: its unique index refuses it (409).
+  await tx.contact.update({ where: { id: contact.id }, data });
 
   const owner = { organisationId, contactId: contact.id };
   if (input.addresses) await writeAddresses(tx, owner, input.addresses);
@@ -85,14 +83,4 @@ function mergedJson(current: Prisma.JsonValue | null, patch: object | null): Pri
   if (patch === null) return Prisma.DbNull;
   const base = current !== null && typeof current === 'object' && !Array.isArray(current) ? current : {};
   return { ...(base as Prisma.InputJsonObject), ...withoutUndefined(patch) };
-}
-
-async function assertFree(tx: Tx, organisationId: string, contactId: string, input: ContactUpdateInput): Promise<void> {
-  const others = { organisationId, id: { not: contactId } };
-  if (input.code && (await tx.contact.findFirst({ where: { ...others, code: input.code }, select: { id: true } }))) {
-    throw alreadyExists('code', `A contact with code '${input.code}' already exists`);
-  }
-  if (input.statutory_number && (await tx.contact.findFirst({ where: { ...others, statutoryNumber: input.statutory_number }, select: { id: true } }))) {
-    throw alreadyExists('statutory_number', 'A contact with this statutory number already exists');
-  }
 }

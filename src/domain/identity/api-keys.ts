@@ -1,4 +1,5 @@
-import type { Tx as Db } from '../../db/client';
+import type { ApiKey, Tx } from '../../db/client';
+import type { ListArgs, ListPage } from '../lists';
 import { newId } from '../ids';
 import { notFound } from '../errors';
 import { ALL_SCOPES } from './scopes';
@@ -19,7 +20,7 @@ export interface NewApiKey {
 }
 
 /** Creates a key and returns it with its secret: the only time the secret is ever visible. */
-export async function createApiKey(db: Db, input: NewApiKey) {
+export async function createApiKey(db: Tx, input: NewApiKey) {
   const secret = newSecret(PREFIX[input.kind]);
   const row = await db.apiKey.create({
     data: {
@@ -39,15 +40,13 @@ export async function createApiKey(db: Db, input: NewApiKey) {
   return { row, secret };
 }
 
-export function listApiKeys(db: Db, organisationId: string, page: { skip: number; take: number }, order: 'asc' | 'desc' = 'desc') {
+export async function listApiKeys(db: Tx, organisationId: string, args: ListArgs): Promise<ListPage<ApiKey>> {
   const where = { organisationId };
-  return Promise.all([
-    db.apiKey.findMany({ where, orderBy: [{ createdAt: order }, { id: order }], ...page }),
-    db.apiKey.count({ where }),
-  ]);
+  const [rows, total] = await Promise.all([db.apiKey.findMany({ where, ...args }), db.apiKey.count({ where })]);
+  return { rows, total };
 }
 
-export async function revokeApiKey(db: Db, organisationId: string, id: string) {
+export async function revokeApiKey(db: Tx, organisationId: string, id: string) {
   const result = await db.apiKey.updateMany({
     where: { id, organisationId, revokedAt: null },
     data: { revokedAt: new Date() },
@@ -59,7 +58,7 @@ export async function revokeApiKey(db: Db, organisationId: string, id: string) {
 }
 
 /** The key row for a presented secret if it is usable now, else null. */
-export async function findUsableApiKey(db: Db, secret: string) {
+export async function findUsableApiKey(db: Tx, secret: string) {
   const row = await db.apiKey.findUnique({ where: { keyHash: sha256(secret) } });
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= new Date())) return null;
   return row;

@@ -5,6 +5,7 @@ import type { Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { alreadyExists, conflict, notFound } from '../errors';
 import { newId } from '../ids';
+import type { ListArgs, ListPage } from '../lists';
 
 export interface CatalogueRow {
   id: string;
@@ -28,8 +29,6 @@ export interface CatalogueWhere {
   OR?: Array<{ code?: Text; name?: Text }>;
 }
 
-type Direction = 'asc' | 'desc';
-type OrderBy = { name: Direction } | { code: { sort: Direction; nulls: 'last' } } | { createdAt: Direction } | { id: Direction };
 
 interface CatalogueData {
   code?: string | null;
@@ -40,7 +39,7 @@ interface CatalogueData {
 /** What the catalogue code needs of a Prisma model delegate; every reference model fits it. */
 export interface CatalogueTable {
   findFirst(args: { where: CatalogueWhere }): PromiseLike<CatalogueRow | null>;
-  findMany(args: { where: CatalogueWhere; orderBy: OrderBy[]; skip?: number; take?: number }): PromiseLike<CatalogueRow[]>;
+  findMany(args: { where: CatalogueWhere } & Partial<ListArgs>): PromiseLike<CatalogueRow[]>;
   count(args: { where: CatalogueWhere }): PromiseLike<number>;
   create(args: { data: CatalogueData & { id: string; organisationId: string; name: string; industryId?: string } }): PromiseLike<CatalogueRow>;
   update(args: { where: { id: string }; data: CatalogueData }): PromiseLike<CatalogueRow>;
@@ -78,11 +77,8 @@ export interface EntryInput {
 
 export type EntryPatch = Partial<EntryInput>;
 
-export interface ListQuery {
-  skip: number;
-  take: number;
-  sort?: 'name' | 'code' | 'created_on';
-  order: 'asc' | 'desc';
+/** Filters of a catalogue list. */
+export interface EntryFilter {
   /** Case-insensitive substring of name or code. */
   searchValue?: string;
   /** Exact code. */
@@ -93,9 +89,8 @@ export interface ListQuery {
 
 export async function createEntry(tx: Tx, actor: AuditActor, cat: Catalogue, input: EntryInput, parent: Parent = {}): Promise<CatalogueRow> {
   const table = cat.table(tx);
-  if (input.code) await assertCodeFree(table, cat, actor.organisationId, input.code);
-  const row = await uniqueCode(cat, () =>
-    table.create({
+  // A code already taken is refused by the unique index (409 ALREADY_EXISTS naming `code`).
+  const row = await table.create({
       data: {
         id: newId(),
         organisationId: actor.organisationId,
@@ -104,13 +99,12 @@ export async function createEntry(tx: Tx, actor: AuditActor, cat: Catalogue, inp
         name: input.name,
         description: input.description ?? null,
       },
-    }),
-  );
+    });
   await audit(tx, actor, { action: 'CREATE', entityType: cat.entity, entityId: row.id, changes: { ...input, ...parent } });
   return row;
 }
 
-export async function listEntries(tx: Tx, organisationId: string, cat: Catalogue, q: ListQuery, parent: Parent = {}) {
+export async function listEntries(tx: Tx, organisationId: string, cat: Catalogue, args: ListArgs, q: EntryFilter, parent: Parent = {}): Promise<ListPage<CatalogueRow>> {
   const where: CatalogueWhere = { organisationId, ...parent };
   if (q.code !== undefined) where.code = q.code;
   if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
@@ -120,7 +114,7 @@ export async function listEntries(tx: Tx, organisationId: string, cat: Catalogue
   }
   const table = cat.table(tx);
   const [rows, total] = await Promise.all([
-    table.findMany({ where, orderBy: orderBy(q), skip: q.skip, take: q.take }),
+    table.findMany({ where, ...args }),
     table.count({ where }),
   ]);
   return { rows, total };
@@ -136,55 +130,14 @@ export async function getEntry(tx: Tx, organisationId: string, cat: Catalogue, i
 export async function updateEntry(tx: Tx, actor: AuditActor, cat: Catalogue, id: string, patch: EntryPatch, parent: Parent = {}) {
   const table = cat.table(tx);
   const current = await getEntry(tx, actor.organisationId, cat, id, parent);
-  if (patch.code && patch.code !== current.code) await assertCodeFree(table, cat, actor.organisationId, patch.code, id);
-  const row = await uniqueCode(cat, () => table.update({ where: { id: current.id }, data: patch }));
+  const row = await table.update({ where: { id: current.id }, data: patch });
   await audit(tx, actor, { action: 'UPDATE', entityType: cat.entity, entityId: id, changes: { ...patch } });
   return row;
 }
 
-/** Deleting a row that others still point at is a 409 IN_USE, never a 500. */
 export async function deleteEntry(tx: Tx, actor: AuditActor, cat: Catalogue, id: string, parent: Parent = {}): Promise<void> {
   const current = await getEntry(tx, actor.organisationId, cat, id, parent);
-  try {
-    await cat.table(tx).delete({ where: { id: current.id } });
-  } catch (err) {
-    if (prismaCode(err) === 'P2003') throw conflict('IN_USE', `${cat.label} is still in use and cannot be deleted`);
-    throw err;
-  }
+  // Still referenced: the foreign key refuses it (409 IN_USE).
+  await cat.table(tx).delete({ where: { id: current.id } });
   await audit(tx, actor, { action: 'DELETE', entityType: cat.entity, entityId: id, changes: { code: current.code, name: current.name } });
-}
-
-async function assertCodeFree(table: CatalogueTable, cat: Catalogue, organisationId: string, code: string, exceptId?: string) {
-  const taken = await table.findFirst({ where: { organisationId, code, ...(exceptId ? { id: { not: exceptId } } : {}) } });
-  if (taken) throw duplicateCode(cat, code);
-}
-
-/** The unique index decides races the check above cannot see (two concurrent creates). */
-async function uniqueCode<T>(cat: Catalogue, write: () => PromiseLike<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    if (prismaCode(err) === 'P2002') throw duplicateCode(cat, undefined);
-    throw err;
-  }
-}
-
-function duplicateCode(cat: Catalogue, code: string | undefined) {
-  return alreadyExists('code', `${cat.label} with code ${code ? `'${code}' ` : ''}already exists`);
-}
-
-export function prismaCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
-}
-
-function orderBy(q: ListQuery): OrderBy[] {
-  const tieBreak: OrderBy = { id: q.order };
-  switch (q.sort) {
-    case 'name':
-      return [{ name: q.order }, tieBreak];
-    case 'code':
-      return [{ code: { sort: q.order, nulls: 'last' } }, tieBreak];
-    default:
-      return [{ createdAt: q.order }, tieBreak];
-  }
 }

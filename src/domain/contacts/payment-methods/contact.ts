@@ -13,7 +13,7 @@ export { assertNotAnonymized, findContact };
 export async function lockContact(tx: Tx, organisationId: string, ref: string): Promise<Contact> {
   const found = await findContact(tx, organisationId, ref);
   const [locked] = await tx.$queryRaw<Array<{ isAnonymized: boolean }>>`
-    SELECT is_anonymized AS "isAnonymized" FROM contacts WHERE id = ${found.id}::uuid FOR UPDATE`;
+    SELECT is_anonymized AS "isAnonymized" FROM contacts WHERE id = ${found.id}::uuid AND organisation_id = ${organisationId}::uuid FOR UPDATE`;
   if (!locked) throw notFound('Contact');
   return { ...found, isAnonymized: locked.isAnonymized };
 }

@@ -4,6 +4,7 @@ import { Prisma, type Tx } from '../../../db/client';
 import { audit, type AuditActor } from '../../audit';
 import { alreadyExists, notFound } from '../../errors';
 import { newId } from '../../ids';
+import type { ListArgs } from '../../lists';
 import { withBillingAddress } from './billing-address';
 import { assertNotAnonymized, findContact, lockContact } from './contact';
 import { checkPaymentMethod } from './rules';
@@ -51,18 +52,12 @@ export async function addPaymentMethod(tx: Tx, actor: AuditActor, contactRef: st
   return { id };
 }
 
-export interface ListPage {
-  skip: number;
-  take: number;
-  order: 'asc' | 'desc';
-}
-
 /** Active (not deleted) methods of the contact, and the accounts that use them. */
-export async function listPaymentMethods(tx: Tx, organisationId: string, contactRef: string, page: ListPage) {
+export async function listPaymentMethods(tx: Tx, organisationId: string, contactRef: string, args: ListArgs) {
   const contact = await findContact(tx, organisationId, contactRef);
   const where = { organisationId, contactId: contact.id, deletedAt: null };
   const [rows, total, accounts] = await Promise.all([
-    tx.paymentMethod.findMany({ where, orderBy: [{ createdAt: page.order }, { id: page.order }], skip: page.skip, take: page.take }),
+    tx.paymentMethod.findMany({ where, ...args }),
     tx.paymentMethod.count({ where }),
     usingAccounts(tx, organisationId, contact.id),
   ]);
