@@ -21,7 +21,7 @@ const CONTACT_EXAMPLE = {
   first_name: 'Ada',
   last_name: 'Lovelace',
   preferred_language_code: 'eng',
-  demographics: { gender: 'FEMALE' as const, date_of_birth: { year: 1815, month: 12, day: 10 } },
+  demographics: { gender: 'FEMALE' as const, date_of_birth: { year: 1990, month: 12, day: 10 } },
   addresses: [{ address_type: 'HOME', is_primary: true, address_line_1: '1 Main St', town_city: 'Nicosia', postal_code: '1000', country_code: 'CYP' }],
   phones: [{ phone_type: 'MOBILE', is_primary: true, country_code: 'CYP', number: '+357 99 000000' }],
   email_address: 'ada@example.com',
@@ -46,7 +46,7 @@ export function contactRoutes(_deps: AppDeps) {
       summary: 'Update the category and custom fields of many contacts',
       description: 'All or nothing. The answer `id` is the call id, stored with every change and carried by the CONTACT_BULK_UPDATED event.',
       body: contactBulkUpdateBody, response: idResponse, errors: [409],
-      example: { contacts: [{ contact: { code: 'C-1001' }, category: { code: 'VIP' }, custom_fields: [{ key: 'tier', value: 'gold' }] }] },
+      example: { contacts: [{ contact: { code: 'C-1001' }, custom_fields: [{ key: 'tier', value: 'gold' }] }] },
       handler: ({ ctx, body }) => bulkUpdateContacts(ctx.db, actorOf(ctx), body.contacts),
     }),
     route({
