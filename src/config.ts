@@ -55,3 +55,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
 }
+
+/** For entry points: a bad configuration prints its one message and exits with code 2. */
+export function loadConfigOrExit(check: (config: Config) => void = () => undefined): Config {
+  try {
+    const config = loadConfig();
+    check(config);
+    return config;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+}

@@ -1,19 +1,10 @@
-import { ConfigError, loadConfig } from './config';
+import { loadConfigOrExit } from './config';
 import { createLogger } from './log';
 import { startService } from './service';
 
 /** `npm start`: the service on the embedded default, or on whatever the environment names. */
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const log = createLogger(config.LOG_LEVEL);
   const service = await startService(config, log);
   process.stdout.write(`Back-office API listening on ${service.url}\nTemporal frontend at ${service.temporalAddress}\n`);

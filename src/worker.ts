@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities } from './activities';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfigOrExit } from './config';
 import { createLogger } from './log';
 import { openWorkerDeps } from './worker-deps';
 
@@ -78,19 +78,11 @@ function isLoopback(address: string): boolean {
 }
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-    if (!config.TEMPORAL_ADDRESS && config.TEMPORAL_EMBEDDED_PORT === 0) {
+  const config = loadConfigOrExit((c) => {
+    if (!c.TEMPORAL_ADDRESS && c.TEMPORAL_EMBEDDED_PORT === 0) {
       throw new ConfigError('Invalid configuration: TEMPORAL_ADDRESS is required when TEMPORAL_EMBEDDED_PORT is 0 (the embedded server\'s port is not known)');
     }
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  });
   const log = createLogger(config.LOG_LEVEL);
   // Unset: the embedded Temporal server of a service running on this machine.
   const address = config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_EMBEDDED_PORT}`;
