@@ -5,10 +5,16 @@
  * 2. The service in a child process (temporary data directory; DATABASE_URL when set).
  * 3. Seeds BENCH_CONTACTS contacts (default 100,000) straight through SQL, timed.
  * 4. Loads GET /contacts/{id}, GET /contacts?search_value=..., POST /contacts with autocannon.
+ *    Right before GET /contacts/{id}, the hand-written peer (bench/peer.ts: node:https + pg, one
+ *    statement) serves the same ids on the same connections, and the two are compared.
+ * 5. Prints the peak RSS of each server per scenario and of every child process.
  *
  * Knobs: BENCH_CONNECTIONS (50), BENCH_SECONDS (12), BENCH_WARMUP (2), BENCH_CONTACTS (100000),
- * BENCH_ONLY (comma list of: ceiling,health,baseline,get,search,create), DATABASE_POOL_SIZE (50 on
- * PostgreSQL, 20 embedded), BENCH_PROFILE=1 (CPU profile of each measured service run into ./bench-profiles).
+ * BENCH_ONLY (comma list of: ceiling,health,baseline,peer,get,search,create), DATABASE_POOL_SIZE (50 on
+ * PostgreSQL, 20 embedded), BENCH_PEER_POOL (the peer's pool: DATABASE_POOL_SIZE on PostgreSQL, 4
+ * embedded), BENCH_API_ONLY=1 (the Temporal server in a child of its own, the service with
+ * TEMPORAL_ADDRESS and RUN_WORKER=false), BENCH_PROFILE=1 (CPU profile of each measured service
+ * run into ./bench-profiles).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -16,10 +22,11 @@ import path from 'node:path';
 import { createPrismaClient } from '../src/db/client';
 import { createApiKey } from '../src/domain/identity/api-keys';
 import { createOrganisation } from '../src/domain/identity/organisations';
-import { startChild, type Child } from './children';
+import { startChild, startLineChild, type Child, type PlainChild } from './children';
 import { runLoad, type LoadResult, type LoadSpec } from './load';
 import { pick, rng, seedContacts } from './seed';
-import { AIMS, printTable } from './report';
+import { AIMS, printComparison, printProcesses, printTable, type ProcessMemory } from './report';
+import { procStatusBytes, RssSampler, type MemoryStats } from './rss';
 
 const env = process.env;
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
@@ -29,25 +36,48 @@ const CONTACTS = Number(env.BENCH_CONTACTS ?? 100_000);
 const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : null;
 const POSTGRES = Boolean(env.DATABASE_URL);
 const POOL = env.DATABASE_POOL_SIZE ?? (POSTGRES ? '50' : '20');
+/**
+ * The peer's own pool. On PostgreSQL the service's pool size (max_connections must then allow
+ * both pools: the service's idle connections stay open for 10 s). The embedded wire server
+ * accepts only DATABASE_POOL_SIZE + 5 connections and the service may still hold its pool;
+ * its single backend serves one statement at a time whatever the pool size.
+ */
+const PEER_POOL = env.BENCH_PEER_POOL ?? (POSTGRES ? POOL : '4');
+/** The service as an API process only: the Temporal server in a child of its own, no worker. */
+const API_ONLY = env.BENCH_API_ONLY === '1';
 const PROFILE = env.BENCH_PROFILE === '1';
 const PROFILE_DIR = path.resolve('bench-profiles');
 const wanted = (name: string) => !ONLY || ONLY.has(name);
 const log = (line: string) => process.stdout.write(`${line}\n`);
+/** Set when both the peer and the service's GET /contacts/{id} ran. */
+let comparison: { peer: LoadResult; service: LoadResult } | undefined;
 /** Other processes on the machine skew every figure: each run records how busy it was. */
 const loadAverage = () => os.loadavg()[0].toFixed(1);
 
 type Service = Child<{ url: string; databaseUrl: string }>;
-type Stats = { cpuMicros: number; statements?: number };
+type Stats = { cpuMicros: number; statements?: number } & Partial<MemoryStats>;
+
+/** RSS of every child process, collected before each stops (printed at the end). */
+const processes: ProcessMemory[] = [];
+
+/** Records a child's memory before it stops: its own samples and the kernel's high-water mark. */
+async function retire(name: string, child: Child<unknown>): Promise<void> {
+  const stats = await child.ask<Stats>({ cmd: 'stats' });
+  processes.push({ name, pid: child.process.pid, rss: stats.rss, peakRss: stats.peakRssTotal, hwm: procStatusBytes(child.process.pid, 'VmHWM') });
+}
 
 /**
  * A short warm-up (JIT, pools, caches) before each measured run. The run also records the
- * server's CPU time and SQL statements per request and, for the service with BENCH_PROFILE=1,
- * a CPU profile of it.
+ * server's CPU time, SQL statements per request and peak RSS and, for the service with
+ * BENCH_PROFILE=1, a CPU profile of it. `cpuAlso`: another process whose CPU time during the
+ * run counts as the server's (the service hosting the embedded database the peer reads).
  */
-async function measure(spec: LoadSpec, server: Child<unknown>, service = false): Promise<LoadResult> {
+async function measure(spec: LoadSpec, server: Child<unknown>, opts: { service?: boolean; cpuAlso?: Child<unknown> } = {}): Promise<LoadResult> {
+  const service = opts.service === true;
   if (WARMUP > 0) await runLoad({ ...spec, seconds: WARMUP });
   log(`  measuring ${spec.name} (${spec.connections} connections, ${spec.seconds} s; load average ${loadAverage()})`);
   const before = await server.ask<Stats>({ cmd: 'stats' });
+  const alsoBefore = opts.cpuAlso && (await opts.cpuAlso.ask<Stats>({ cmd: 'stats' }));
   if (PROFILE && service) await server.ask({ cmd: 'profile-start' });
   const result = await runLoad(spec);
   if (PROFILE && service) {
@@ -57,11 +87,14 @@ async function measure(spec: LoadSpec, server: Child<unknown>, service = false):
     log(`  CPU profile: ${file} (summary: npx tsx bench/profile-summary.ts ${path.relative(process.cwd(), file)})`);
   }
   const after = await server.ask<Stats>({ cmd: 'stats' });
+  const alsoAfter = opts.cpuAlso && (await opts.cpuAlso.ask<Stats>({ cmd: 'stats' }));
+  const alsoMicros = alsoBefore && alsoAfter ? alsoAfter.cpuMicros - alsoBefore.cpuMicros : 0;
   const per = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || !result.requests ? undefined : (a - b) / result.requests);
   return {
     ...result,
     statementsPerRequest: per(after.statements, before.statements),
-    cpuMsPerRequest: per(after.cpuMicros / 1000, before.cpuMicros / 1000),
+    cpuMsPerRequest: per((after.cpuMicros + alsoMicros) / 1000, before.cpuMicros / 1000),
+    peakRssBytes: after.peakRss,
   };
 }
 
@@ -69,14 +102,16 @@ async function ceiling(): Promise<LoadResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-hello-'));
   const hello = await startChild<{ url: string }>('hello-server.ts', { PATH: env.PATH, HOME: env.HOME, DATA_DIR: dir });
   try {
-    return await measure({ name: 'ceiling: bare node:https', url: `${hello.ready.url}/`, connections: CONNECTIONS, seconds: SECONDS }, hello);
+    const result = await measure({ name: 'ceiling: bare node:https', url: `${hello.ready.url}/`, connections: CONNECTIONS, seconds: SECONDS }, hello);
+    await retire('ceiling: bare node:https', hello);
+    return result;
   } finally {
     await hello.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function serviceEnv(dataDir: string): NodeJS.ProcessEnv {
+function serviceEnv(dataDir: string, temporalAddress?: string): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {
     PATH: env.PATH,
     HOME: env.HOME,
@@ -88,8 +123,18 @@ function serviceEnv(dataDir: string): NodeJS.ProcessEnv {
     RATE_LIMIT_PER_SECOND: '1000000',
     DATABASE_POOL_SIZE: POOL,
   };
-  for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RUN_WORKER']) if (env[k]) out[k] = env[k];
+  for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RUN_WORKER', 'AUTH_CACHE_SECONDS']) if (env[k]) out[k] = env[k];
+  if (temporalAddress) {
+    out.TEMPORAL_ADDRESS = temporalAddress;
+    out.RUN_WORKER = 'false';
+  }
   return out;
+}
+
+/** BENCH_API_ONLY=1: `npm run temporal` (temporal/server/main.ts) alone, on a free port, its RSS sampled from /proc. */
+async function startTemporalChild(dataDir: string): Promise<{ child: PlainChild; rss: RssSampler }> {
+  const child = await startLineChild('temporal/server/main.ts', { PATH: env.PATH, HOME: env.HOME, DATA_DIR: dataDir, TEMPORAL_PORT: '0', TEMPORAL_HOST: '127.0.0.1' }, 'TEMPORAL_READY');
+  return { child, rss: new RssSampler(() => procStatusBytes(child.process.pid, 'VmRSS')) };
 }
 
 /** An organisation of the benchmark's own and a secret key with every scope. */
@@ -132,23 +177,31 @@ async function main() {
   }
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-service-'));
-  const service: Service = await startChild('service-child.ts', serviceEnv(dataDir));
+  const temporalDir = API_ONLY ? mkdtempSync(path.join(os.tmpdir(), 'bench-temporal-')) : undefined;
+  let temporal: { child: PlainChild; rss: RssSampler } | undefined;
+  let service: Service | undefined;
   let seedLine = '';
   try {
+    if (temporalDir) {
+      temporal = await startTemporalChild(temporalDir);
+      log(`BENCH_API_ONLY=1: Temporal server alone in pid ${temporal.child.process.pid} at ${temporal.child.ready}; the service runs with RUN_WORKER=false`);
+    }
+    service = await startChild('service-child.ts', serviceEnv(dataDir, temporal?.child.ready));
     const base = service.ready.url;
-    log(`Service at ${base} on ${POSTGRES ? 'PostgreSQL' : 'the embedded database (PGlite)'}, pool ${POOL}`);
+    const shape = temporal ? 'API only (external Temporal, no worker)' : 'API + embedded Temporal server + worker in one process';
+    log(`Service at ${base} (pid ${service.process.pid}; ${shape}) on ${POSTGRES ? 'PostgreSQL' : 'the embedded database (PGlite)'}, pool ${POOL}`);
     const { organisationId, key } = await tenant(service.ready.databaseUrl);
     const headers = { api_key: key, 'content-type': 'application/json' };
-    if (wanted('health')) results.push(await measure({ name: 'GET /health (no auth; DB + Temporal ping)', url: `${base}/health`, connections: CONNECTIONS, seconds: SECONDS }, service, true));
+    if (wanted('health')) results.push(await measure({ name: 'GET /health (no auth; DB + Temporal ping)', url: `${base}/health`, connections: CONNECTIONS, seconds: SECONDS }, service, { service: true }));
 
     // The framework's floor: authentication (cached key), routing, validation, one small query.
     if (wanted('baseline')) {
-      results.push(await measure({ name: 'GET /name_display_settings (auth + 1 query)', url: `${base}/name_display_settings`, connections: CONNECTIONS, seconds: SECONDS, headers }, service, true));
+      results.push(await measure({ name: 'GET /name_display_settings (auth + 1 query)', url: `${base}/name_display_settings`, connections: CONNECTIONS, seconds: SECONDS, headers }, service, { service: true }));
     }
     const probe = await fetchStatus(`${base}/contacts?size=1`, key);
     if (probe === 404) {
       log('GET /contacts answers 404: the contacts API is not there yet; contact scenarios skipped.');
-    } else if (wanted('get') || wanted('search') || wanted('create')) {
+    } else if (wanted('peer') || wanted('get') || wanted('search') || wanted('create')) {
       log(`Seeding ${CONTACTS} contacts (batches of 5,000)...`);
       const seed = await seedContacts(service.ready.databaseUrl, organisationId, CONTACTS, 5000, log);
       seedLine = `Seeded ${CONTACTS} contacts (+ a phone, e-mail and address each) in ${seed.seconds.toFixed(1)} s (${Math.round(CONTACTS / seed.seconds)} contacts/s).`;
@@ -156,17 +209,48 @@ async function main() {
       const random = rng(7);
       const url = (p: string) => `${base}${p}`;
       const basePath = new URL(base).pathname;
-      if (wanted('get')) {
-        results.push(await measure({
-          name: 'GET /contacts/{id}', url: url(`/contacts/${seed.ids[0]}`), connections: CONNECTIONS, seconds: SECONDS, headers,
-          next: () => ({ path: `${basePath}/contacts/${pick(random, seed.ids)}` }),
-        }, service, true));
+      // The peer and the service get the very same sequence of ids.
+      const idSequence = () => rng(11);
+      let peerResult: LoadResult | undefined;
+      let getResult: LoadResult | undefined;
+      if (wanted('peer')) {
+        const peer = await startChild<{ url: string }>('peer.ts', {
+          PATH: env.PATH,
+          HOME: env.HOME,
+          DATA_DIR: dataDir, // the service's certificate, through the same loadTls
+          DATABASE_URL: service.ready.databaseUrl,
+          DATABASE_POOL_SIZE: PEER_POOL,
+          ...(env.AUTH_CACHE_SECONDS ? { AUTH_CACHE_SECONDS: env.AUTH_CACHE_SECONDS } : {}),
+        });
+        try {
+          const ids = idSequence();
+          const peerPath = new URL(peer.ready.url).pathname;
+          log(`Peer at ${peer.ready.url} (pid ${peer.process.pid}; node:https + pg, pool ${PEER_POOL})`);
+          // On the embedded database the statements run in the service process: its CPU counts too.
+          peerResult = await measure({
+            name: 'peer: node:https + pg, GET /contacts/{id}', url: `${peer.ready.url}/contacts/${seed.ids[0]}`, connections: CONNECTIONS, seconds: SECONDS, headers,
+            next: () => ({ path: `${peerPath}/contacts/${pick(ids, seed.ids)}` }),
+          }, peer, { cpuAlso: POSTGRES ? undefined : service });
+          results.push(peerResult);
+          await retire('peer: node:https + pg', peer);
+        } finally {
+          await peer.stop();
+        }
       }
+      if (wanted('get')) {
+        const ids = idSequence();
+        getResult = await measure({
+          name: 'GET /contacts/{id}', url: url(`/contacts/${seed.ids[0]}`), connections: CONNECTIONS, seconds: SECONDS, headers,
+          next: () => ({ path: `${basePath}/contacts/${pick(ids, seed.ids)}` }),
+        }, service, { service: true });
+        results.push(getResult);
+      }
+      if (peerResult && getResult) comparison = { peer: peerResult, service: getResult };
       if (wanted('search')) {
         results.push(await measure({
           name: 'GET /contacts?search_value=', url: url('/contacts?search_value=lind'), connections: CONNECTIONS, seconds: SECONDS, headers,
           next: () => ({ path: `${basePath}/contacts?search_value=${encodeURIComponent(pick(random, seed.searchTerms))}` }),
-        }, service, true));
+        }, service, { service: true }));
       }
       if (wanted('create')) {
         const run = Date.now().toString(36);
@@ -174,15 +258,25 @@ async function main() {
         results.push(await measure({
           name: 'POST /contacts', url: url('/contacts'), method: 'POST', connections: CONNECTIONS, seconds: SECONDS, headers,
           next: () => ({ body: contactBody(run, n++, random) }),
-        }, service, true));
+        }, service, { service: true }));
       }
+    }
+    await retire(`service (${temporal ? 'API only' : 'API + Temporal server + worker'})`, service);
+    if (temporal) {
+      const t = temporal.rss.report();
+      processes.push({ name: 'Temporal server (npm run temporal)', pid: temporal.child.process.pid, rss: t.rss, peakRss: t.peakRssTotal, hwm: procStatusBytes(temporal.child.process.pid, 'VmHWM') });
     }
     // Printed before the service stops: its graceful close can take a while after a write load.
     report(results, ceilingRps, seedLine, startLoad);
   } finally {
     log('Stopping the service...');
-    await service.stop();
+    await service?.stop();
+    if (temporal) {
+      temporal.rss.stop();
+      await temporal.child.stop();
+    }
     rmSync(dataDir, { recursive: true, force: true });
+    if (temporalDir) rmSync(temporalDir, { recursive: true, force: true });
   }
 }
 
@@ -191,6 +285,16 @@ function report(results: LoadResult[], ceilingRps: number | undefined, seedLine:
   log(`Database: ${POSTGRES ? 'PostgreSQL' : 'embedded (PGlite)'}; ${CONNECTIONS} connections; ${os.cpus().length} CPUs shared by load generator, service and database; load average ${startLoad} at start, ${loadAverage()} at end.`);
   if (seedLine) log(seedLine);
   printTable(results, ceilingRps, POSTGRES, log);
+  if (comparison) {
+    log('');
+    log(`Hand-written peer against the service, same ids and ${CONNECTIONS} connections, one after the other${POSTGRES ? '' : " (embedded database: the peer's CPU includes the service process, which hosts PGlite)"}:`);
+    log('');
+    printComparison(comparison.peer, comparison.service, log);
+  }
+  log('');
+  log("Memory of every child process (RSS sampled every 100 ms by the process itself; the Temporal server's from /proc by this one):");
+  log('');
+  printProcesses(processes, log);
   log('');
   for (const aim of AIMS) log(`Aim (PostgreSQL, 50 connections): ${aim.text}`);
 }

@@ -5,6 +5,9 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config';
 import { loadTls } from '../src/tls';
+import { RssSampler } from './rss';
+
+const rss = new RssSampler();
 
 async function main() {
   const tls = await loadTls(loadConfig({ DATA_DIR: process.env.DATA_DIR }));
@@ -17,10 +20,11 @@ async function main() {
     const { port } = server.address() as AddressInfo;
     process.send?.({ url: `https://localhost:${port}` });
   });
-  // CPU time per request is comparable across runs even when other processes share the CPUs.
+  // CPU time per request is comparable across runs even when other processes share the CPUs;
+  // RSS as every server child reports it (bench/rss.ts).
   process.on('message', () => {
     const cpu = process.cpuUsage();
-    process.send?.({ reply: { cpuMicros: cpu.user + cpu.system } });
+    process.send?.({ reply: { cpuMicros: cpu.user + cpu.system, ...rss.report() } });
   });
   process.on('SIGTERM', () => process.exit(0));
 }

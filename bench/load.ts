@@ -28,6 +28,8 @@ export interface LoadResult {
   statementsPerRequest?: number;
   /** CPU milliseconds (user + system) the server process spent per response. */
   cpuMsPerRequest?: number;
+  /** Peak RSS of the server process during the measured run (sampled every 100 ms; bench/rss.ts). */
+  peakRssBytes?: number;
 }
 
 interface AutocannonRequest {

@@ -1,4 +1,5 @@
 import type { LoadResult } from './load';
+import { mb } from './rss';
 
 export interface Aim {
   scenario: string;
@@ -20,17 +21,52 @@ export const AIMS: Aim[] = [
  * (it excludes PostgreSQL's own CPU, which runs in other processes).
  */
 export function printTable(results: LoadResult[], ceiling: number | undefined, postgres: boolean, log: (line: string) => void): void {
-  log('| scenario | req/s | p50 ms | p95 ms | p99 ms | errors | non-2xx | SQL/req | server CPU ms/req | req/s per server core | vs ceiling | aim |');
-  log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  log('| scenario | req/s | p50 ms | p95 ms | p99 ms | errors | non-2xx | SQL/req | server CPU ms/req | req/s per server core | server peak RSS MB | vs ceiling | aim |');
+  log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of results) {
     const ratio = ceiling ? r.perSecond / ceiling : undefined;
     const aim = AIMS.find((a) => a.scenario === r.name);
     const verdict = aim ? `${aim.met(r, ratio) ? 'met' : 'MISSED'}${postgres ? '' : ' (aim is for PostgreSQL)'}: ${aim.text}` : '';
     const codes = r.non2xx ? ` (${Object.entries(r.statusCodes).filter(([c]) => !c.startsWith('2')).map(([c, n]) => `${c}: ${n}`).join(', ')})` : '';
     log(
-      `| ${r.name} | ${Math.round(r.perSecond)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${r.errors} | ${r.non2xx}${codes} | ${r.statementsPerRequest === undefined ? '-' : r.statementsPerRequest.toFixed(1)} | ${r.cpuMsPerRequest === undefined ? '-' : r.cpuMsPerRequest.toFixed(2)} | ${r.cpuMsPerRequest ? Math.round(1000 / r.cpuMsPerRequest) : '-'} | ${ratio === undefined ? '-' : `${Math.round(ratio * 100)}%`} | ${verdict} |`,
+      `| ${r.name} | ${Math.round(r.perSecond)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${r.errors} | ${r.non2xx}${codes} | ${r.statementsPerRequest === undefined ? '-' : r.statementsPerRequest.toFixed(1)} | ${r.cpuMsPerRequest === undefined ? '-' : r.cpuMsPerRequest.toFixed(2)} | ${r.cpuMsPerRequest ? Math.round(1000 / r.cpuMsPerRequest) : '-'} | ${mb(r.peakRssBytes)} | ${ratio === undefined ? '-' : `${Math.round(ratio * 100)}%`} | ${verdict} |`,
     );
   }
+}
+
+/**
+ * The hand-written peer against the service on the same ids and connections, measured one
+ * right after the other: service/peer for each column (req/s below 1 and CPU above 1 is what
+ * the service's stack costs over node:https + pg).
+ */
+export function printComparison(peer: LoadResult, service: LoadResult, log: (line: string) => void): void {
+  const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || !b || !Number.isFinite(a) || !Number.isFinite(b) ? '-' : `${(a / b).toFixed(2)}x`);
+  const row = (name: string, r: LoadResult) =>
+    `| ${name} | ${Math.round(r.perSecond)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors + r.non2xx} | ${r.statementsPerRequest === undefined ? '-' : r.statementsPerRequest.toFixed(1)} | ${r.cpuMsPerRequest === undefined ? '-' : r.cpuMsPerRequest.toFixed(2)} | ${mb(r.peakRssBytes)} |`;
+  log('| GET /contacts/{id} | req/s | p50 ms | p99 ms | errors + non-2xx | SQL/req | server CPU ms/req | server peak RSS MB |');
+  log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  log(row('peer: node:https + pg', peer));
+  log(row('service', service));
+  log(
+    `| service / peer | ${ratio(service.perSecond, peer.perSecond)} | ${ratio(service.p50, peer.p50)} | ${ratio(service.p99, peer.p99)} | | ${ratio(service.statementsPerRequest, peer.statementsPerRequest)} | ${ratio(service.cpuMsPerRequest, peer.cpuMsPerRequest)} | ${ratio(service.peakRssBytes, peer.peakRssBytes)} |`,
+  );
+}
+
+export interface ProcessMemory {
+  name: string;
+  pid: number | undefined;
+  /** RSS when it was last asked, before it stopped. */
+  rss?: number;
+  /** Peak of the 100 ms samples over its life. */
+  peakRss?: number;
+  /** The kernel's high-water mark (VmHWM), Linux only. */
+  hwm?: number;
+}
+
+export function printProcesses(rows: ProcessMemory[], log: (line: string) => void): void {
+  log('| process | pid | RSS at end MB | peak RSS MB (100 ms samples) | peak RSS MB (kernel VmHWM) |');
+  log('|---|---:|---:|---:|---:|');
+  for (const r of rows) log(`| ${r.name} | ${r.pid ?? '-'} | ${mb(r.rss)} | ${mb(r.peakRss)} | ${mb(r.hwm)} |`);
 }
 
 function fmt(ms: number): string {

@@ -2,13 +2,15 @@
 // autocannon in the same process would share the service's event loop and distort both.
 // Over IPC it also answers how many SQL statements it sent and how much CPU it used (so runs
 // on a busy machine still show the cost per request) and, with BENCH_PROFILE, records a
-// CPU profile of exactly one measured run.
+// CPU profile of exactly one measured run. It also samples its own RSS every 100 ms (bench/rss.ts)
+// and reports the peak of each measured run and of its whole life.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { Client } from 'pg';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/log';
 import { startService } from '../src/service';
+import { RssSampler } from './rss';
 
 export type ChildCommand = { cmd: 'stats' } | { cmd: 'profile-start' } | { cmd: 'profile-stop'; file: string };
 
@@ -20,6 +22,7 @@ Client.prototype.query = function countedQuery(this: Client, ...args: unknown[])
   return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof Client.prototype.query;
 
+const rss = new RssSampler();
 const session = new Session();
 
 function post(method: string, params?: object): Promise<unknown> {
@@ -30,7 +33,7 @@ async function handle(msg: ChildCommand): Promise<unknown> {
   switch (msg.cmd) {
     case 'stats': {
       const cpu = process.cpuUsage();
-      return { statements, cpuMicros: cpu.user + cpu.system };
+      return { statements, cpuMicros: cpu.user + cpu.system, ...rss.report() };
     }
     case 'profile-start':
       session.connect();
