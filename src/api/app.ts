@@ -8,7 +8,7 @@ import { Authenticator, authorise, type Principal } from './middleware/auth';
 import { parseJson, requireJson } from './middleware/body';
 import { errorHandler, fromZod, toAppError } from './middleware/errors';
 import { requireForwardedHttps } from './middleware/https';
-import { Idempotency, fingerprint } from './middleware/idempotency';
+import { Idempotency, fingerprint, type IdempotencyKeyRef } from './middleware/idempotency';
 import { RateLimiter } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { assertStorableText, bodyFor } from './middleware/strict-input';
@@ -56,7 +56,6 @@ export function createApp(deps: AppDeps) {
 }
 
 type Pipeline = { deps: AppDeps; authenticator: Authenticator; limiter: RateLimiter; idempotency: Idempotency };
-type IdempotencyScope = { organisationId: string; credentialId: string };
 
 /** One transaction policy for every write: wait up to 10 s for a connection, run at most 30 s. */
 const TRANSACTION = { maxWait: 10_000, timeout: 30_000 };
@@ -91,9 +90,10 @@ async function runRoute(p: Pipeline, def: RouteDef, req: Request, res: Response)
   const db = principal ? scopedClient(p.deps.database.prisma, organisationId) : NO_DATABASE;
 
   const key = req.method === 'POST' ? req.header('idempotency-key') : undefined;
-  const scope: IdempotencyScope | undefined = principal && key !== undefined ? { organisationId, credentialId: principal.actor.id } : undefined;
-  if (scope && key !== undefined) {
-    const replay = await p.idempotency.claim(scope, key, fingerprint(req.method, req.originalUrl, req.body));
+  // Set only when this request carries a key and a credential to scope it to.
+  const scope: IdempotencyKeyRef | undefined = principal && key !== undefined ? { organisationId, credentialId: principal.actor.id, key } : undefined;
+  if (scope) {
+    const replay = await p.idempotency.claim(scope, scope.key, fingerprint(req.method, req.originalUrl, req.body));
     if (replay) {
       res.setHeader('Idempotent-Replayed', 'true');
       res.status(replay.status).json(replay.body);
@@ -109,16 +109,16 @@ async function runRoute(p: Pipeline, def: RouteDef, req: Request, res: Response)
       result = await db.$transaction(async (tx) => {
         const out = await def.handler({ ctx: { ...base, db: tx }, params, query, body, prepared });
         // The replayable response commits with the change it describes.
-        if (scope && key !== undefined) await p.idempotency.complete(scope, key, stored(out), tx);
+        if (scope) await p.idempotency.complete(scope, stored(out), tx);
         return out;
       }, TRANSACTION);
     } else {
       result = await def.handler({ ctx: { ...base, db }, params, query, body, prepared });
-      if (scope && key !== undefined) await p.idempotency.complete(scope, key, stored(result));
+      if (scope) await p.idempotency.complete(scope, stored(result));
     }
     if (p.deps.config.RESPONSE_VALIDATION) checkResponse(def, result);
   } catch (err) {
-    if (scope && key !== undefined) await settleKey(p, scope, key, err);
+    if (scope) await settleKey(p, scope, err);
     throw err;
   }
   res.status(status).json(result ?? null);
@@ -140,13 +140,13 @@ function refuseQuery(query: Record<string, unknown>): undefined {
 }
 
 /** A handled client error is remembered like a success; anything else frees the key for a retry. */
-async function settleKey(p: Pipeline, scope: IdempotencyScope, key: string, err: unknown) {
+async function settleKey(p: Pipeline, scope: IdempotencyKeyRef, err: unknown) {
   const mapped = toAppError(err);
   if (mapped.status < 500) {
     const body = { code: mapped.code, message: mapped.message, ...(mapped.attribute ? { attribute: mapped.attribute } : {}) };
-    await p.idempotency.complete(scope, key, { status: mapped.status, body });
+    await p.idempotency.complete(scope, { status: mapped.status, body });
   } else {
-    await p.idempotency.release(scope, key);
+    await p.idempotency.release(scope);
   }
 }
 

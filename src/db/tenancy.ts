@@ -69,27 +69,14 @@ function extend(prisma: PrismaClient, organisationId: string) {
   return prisma.$extends({
     name: 'tenancy',
     query: {
-      $allModels: {
-        $allOperations({ model, operation, args, query }) {
-          if (GLOBAL_MODELS.has(model)) throw new TenancyViolation(`${model} is not organisation data; use the unscoped identity client`);
-          return query(scopeArgs(organisationId, model, operation, args as Args));
-        },
-      },
-      $queryRaw({ args, query }) {
-        checkRaw(organisationId, '$queryRaw', args);
-        return query(args);
-      },
-      $executeRaw({ args, query }) {
-        checkRaw(organisationId, '$executeRaw', args);
-        return query(args);
-      },
-      $queryRawUnsafe({ args, query }) {
-        checkRaw(organisationId, '$queryRawUnsafe', args);
-        return query(args);
-      },
-      $executeRawUnsafe({ args, query }) {
-        checkRaw(organisationId, '$executeRawUnsafe', args);
-        return query(args);
+      // Model operations and raw statements alike; a raw statement has no model.
+      $allOperations({ model, operation, args, query }) {
+        if (model === undefined) {
+          checkRaw(organisationId, operation, args);
+          return query(args);
+        }
+        if (GLOBAL_MODELS.has(model)) throw new TenancyViolation(`${model} is not organisation data; use the unscoped identity client`);
+        return query(scopeArgs(organisationId, model, operation, args as Args));
       },
     },
   });

@@ -49,28 +49,45 @@ function presentProfile(profile: unknown) {
   return typeof turnover === 'string' ? { ...p, annual_turnover: amount(turnover) } : p;
 }
 
-export function presentContact(r: ContactRecord): z.input<typeof contactDetail> {
-  const c = r.contact;
-  const sectors = new Map(r.sectors.map((s) => [s.id, s]));
+type ContactRow = ContactRecord['contact'] | ContactSearchRow['contact'];
+
+/** The fields the get-contact response and the search item share. */
+function shared(c: ContactRow, nameFormat: ContactRecord['nameFormat']) {
   return {
     id: c.id,
     code: c.code,
     contact_type: c.contactType as 'PERSON' | 'COMPANY',
-    contact_name: contactName(c, r.nameFormat),
+    contact_name: contactName(c, nameFormat),
+    statutory_number: c.statutoryNumber,
+    category: idName(c.category),
+    addresses: c.addresses.map(presentAddress),
+    phones: c.phones.map(presentPhone),
+    email_address: primaryEmail(c.emails),
+    interaction_status: interactionStatus(c.lastActivityAt),
+    kyc_profile: idName(c.kycProfile),
+    kyc_status: c.kycStatus as 'PENDING' | 'VERIFIED' | null,
+    loyalty_identifier: c.loyaltyIdentifier,
+    registered_on: epoch(c.createdAt),
+  };
+}
+
+export function presentContact(r: ContactRecord): z.input<typeof contactDetail> {
+  const c = r.contact;
+  const sectors = new Map(r.sectors.map((s) => [s.id, s]));
+  return {
+    ...shared(c, r.nameFormat),
     company_name: c.companyName,
     title: c.title,
     first_name: c.firstName,
     middle_name: c.middleName,
     last_name: c.lastName,
     preferred_language_code: c.preferredLanguageCode,
-    statutory_number: c.statutoryNumber,
     notes: c.notes,
     is_tax_exempt: c.isTaxExempt,
     sms_opt_out: c.smsOptOut,
     email_opt_out: c.emailOptOut,
     direct_marketing: !c.smsOptOut && !c.emailOptOut,
     affiliate_marketing: c.affiliateMarketing,
-    category: idName(c.category),
     demographics: c.demographics as Record<string, unknown> | null,
     company_profile:
       c.contactType === 'COMPANY'
@@ -80,20 +97,12 @@ export function presentContact(r: ContactRecord): z.input<typeof contactDetail> 
             industry_sectors: c.industrySectorIds.flatMap((id) => (sectors.has(id) ? [idName(sectors.get(id)!)!] : [])),
           }
         : null,
-    addresses: c.addresses.map(presentAddress),
-    phones: c.phones.map(presentPhone),
-    email_address: primaryEmail(c.emails),
     emails: c.emails.map((e) => ({ id: e.id, email_type: e.emailType, is_primary: e.isPrimary, email_address: e.emailAddress })),
     custom_fields: c.customFields.map((f) => ({ key: f.key, value: f.value })),
     consent_state: c.consentState as 'ACCEPTED' | 'REJECTED' | 'WITHDRAWN' | null,
     is_anonymized: c.isAnonymized,
-    interaction_status: interactionStatus(c.lastActivityAt),
     total_spend: amount(r.totalSpend),
-    kyc_profile: idName(c.kycProfile),
-    kyc_status: c.kycStatus as 'PENDING' | 'VERIFIED' | null,
     referral_code: c.referralCode,
-    loyalty_identifier: c.loyaltyIdentifier,
-    registered_on: epoch(c.createdAt),
   };
 }
 
@@ -101,20 +110,7 @@ export function presentSearchItem(r: ContactSearchRow): z.input<typeof contactSe
   const c = r.contact;
   const account = r.primaryAccount;
   return {
-    id: c.id,
-    code: c.code,
-    contact_type: c.contactType as 'PERSON' | 'COMPANY',
-    contact_name: contactName(c, r.nameFormat),
-    statutory_number: c.statutoryNumber,
-    registered_on: epoch(c.createdAt),
-    category: idName(c.category),
-    addresses: c.addresses.map(presentAddress),
-    phones: c.phones.map(presentPhone),
-    email_address: primaryEmail(c.emails),
-    interaction_status: interactionStatus(c.lastActivityAt),
-    kyc_profile: idName(c.kycProfile),
-    kyc_status: c.kycStatus as 'PENDING' | 'VERIFIED' | null,
-    loyalty_identifier: c.loyaltyIdentifier,
+    ...shared(c, r.nameFormat),
     ...(r.financials
       ? {
           financials: {

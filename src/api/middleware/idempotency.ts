@@ -2,6 +2,13 @@ import { createHash } from 'node:crypto';
 import type { Db, Tx } from '../../db/client';
 import { AppError, conflict, invalid } from '../../domain/errors';
 
+/** One key of one credential of one organisation. */
+export interface IdempotencyKeyRef {
+  organisationId: string;
+  credentialId: string;
+  key: string;
+}
+
 export interface StoredResponse {
   status: number;
   body: unknown;
@@ -52,16 +59,16 @@ export class Idempotency {
   }
 
   /** `tx`: the request's transaction, so the stored response commits with the change. */
-  async complete(scope: { organisationId: string; credentialId: string }, key: string, response: StoredResponse, tx: Tx = this.db): Promise<void> {
+  async complete(record: IdempotencyKeyRef, response: StoredResponse, tx: Tx = this.db): Promise<void> {
     await tx.idempotencyRecord.update({
-      where: { organisationId_credentialId_key: { ...scope, key } },
+      where: { organisationId_credentialId_key: record },
       data: { statusCode: response.status, responseBody: response.body as object },
     });
   }
 
   /** A server error releases the key so that the caller's retry runs again. */
-  async release(scope: { organisationId: string; credentialId: string }, key: string): Promise<void> {
-    await this.db.idempotencyRecord.deleteMany({ where: { ...scope, key } });
+  async release(record: IdempotencyKeyRef): Promise<void> {
+    await this.db.idempotencyRecord.deleteMany({ where: record });
   }
 }
 

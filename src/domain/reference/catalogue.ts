@@ -3,7 +3,7 @@
 // description. One implementation serves them all; each list is a `Catalogue` naming its table.
 import type { Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { alreadyExists, conflict, notFound } from '../errors';
+import { notFound } from '../errors';
 import { newId } from '../ids';
 import type { ListArgs, ListPage } from '../lists';
 
