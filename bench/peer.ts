@@ -2,7 +2,7 @@
 // serving GET /backoffice/v1/contacts/{id} only. It shows what the service's one read costs
 // without Express, the route pipeline, zod and Prisma: the same TLS material (the service's
 // own, through the same loadTls as the hello server), the same credential check, one
-// statement (bench/contact-statement.ts) answered as JSON.
+// statement the service sends (CONTACT_STATEMENT, src/domain/contacts/read-statement.ts) answered as JSON.
 //
 // Credential check as in src/api/middleware/auth.ts: the `api_key` header, hashed with SHA-256,
 // looked up in api_keys; revoked or expired keys are refused (401); the answer, good or bad,
@@ -23,7 +23,7 @@ import { Pool } from 'pg';
 import { loadConfig } from '../src/config';
 import { hasScope } from '../src/domain/identity/scopes';
 import { loadTls } from '../src/tls';
-import { CONTACT_STATEMENT, contactStatementParams } from './contact-statement';
+import { CONTACT_STATEMENT, contactStatementParams } from '../src/domain/contacts/read-statement';
 import { RssSampler } from './rss';
 
 const PREFIX = '/backoffice/v1/contacts/';
@@ -85,7 +85,7 @@ async function main() {
     statements++;
     const { rows } = await pool.query<{ contact: string }>({
       text: CONTACT_STATEMENT,
-      values: contactStatementParams(principal.organisationId, idOrCode),
+      values: [principal.organisationId, ...contactStatementParams(idOrCode)],
       types: rawJson,
     });
     if (!rows[0]) return send(res, 404, error('NOT_FOUND', 'Contact not found'));

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Tx } from '../db/client';
+import type { OrgSql } from '../db/sql';
 
 /** Scopes are `<group>:read` / `<group>:write`; a credential holding `*` or `<group>` has both. */
 export type Scope = `${string}:${'read' | 'write'}`;
@@ -25,6 +26,11 @@ export interface RequestContext {
    * pipeline opened, otherwise a scoped client. Routes without authentication have none.
    */
   db: Tx;
+  /**
+   * Hand-written statements for hot paths (src/db/sql.ts), scoped the same way and on the same
+   * transaction as `db`.
+   */
+  sql: OrgSql;
 }
 
 type Schema = z.ZodType;

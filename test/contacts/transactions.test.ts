@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPrismaClient, type Db } from '../../src/db/client';
+import { txSql } from '../../src/db/sql';
 import { scopedClient } from '../../src/db/tenancy';
 // Type only: importing the module would load PGlite, which jest cannot run in-process.
 import type { DatabaseInfo } from '../../src/db/embedded';
@@ -79,11 +80,11 @@ test('bulk update: every change carries the call id, one CONTACT_BULK_UPDATED ev
 
 test('a contact without change or activity for 12 months is DORMANT', async () => {
   const { id } = await db.$transaction((tx) => createContact(tx, actor, { ...person, code: 'SLEEPY' }));
-  expect(interactionStatus((await getContact(db, organisationId, id)).contact.lastActivityAt)).toBe('RESTING');
+  expect(interactionStatus((await getContact(txSql(db, organisationId), organisationId, id)).contact.lastActivityAt)).toBe('RESTING');
   const longAgo = new Date();
   longAgo.setUTCMonth(longAgo.getUTCMonth() - 13);
   await db.contact.update({ where: { id }, data: { lastActivityAt: longAgo } });
-  expect(interactionStatus((await getContact(db, organisationId, id)).contact.lastActivityAt)).toBe('DORMANT');
-  const found = await searchContacts(db, organisationId, { code: 'sleepy', page: 1, size: 20, order: 'DESC' });
+  expect(interactionStatus((await getContact(txSql(db, organisationId), organisationId, id)).contact.lastActivityAt)).toBe('DORMANT');
+  const found = await searchContacts(db, txSql(db, organisationId), organisationId, { code: 'sleepy', page: 1, size: 20, order: 'DESC' });
   expect(found.rows.map((r) => interactionStatus(r.contact.lastActivityAt))).toEqual(['DORMANT']);
 });

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { createPrismaClient, type Db } from '../../src/db/client';
 // Type only: importing the module would load PGlite, which jest cannot run in-process.
 import type { DatabaseInfo } from '../../src/db/embedded';
+import { Pool } from 'pg';
+import { poolSql, txSql } from '../../src/db/sql';
 import { GLOBAL_MODELS, scopedClient, TenancyViolation } from '../../src/db/tenancy';
 import { newId } from '../../src/domain/ids';
 import { testState } from '../support/state';
@@ -61,6 +63,22 @@ test('raw SQL without the organisation as a parameter is refused; with it, it ru
   await expect(db.$queryRawUnsafe('SELECT count(*) FROM contacts')).rejects.toBeInstanceOf(TenancyViolation);
   const rows = await db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM contacts WHERE organisation_id = ${mine}::uuid`;
   expect(rows).toEqual([{ n: 1 }]);
+});
+
+test('ctx.sql statements must filter on organisation_id = $1, on the pool and in a transaction alike', async () => {
+  const url = process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(testState().dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
+  const pool = new Pool({ connectionString: url, max: 1 });
+  try {
+    const count = 'SELECT count(*)::int AS n FROM contacts WHERE organisation_id = $1 AND code = $2';
+    for (const sql of [poolSql(pool, mine), txSql(scopedClient(root, mine), mine)]) {
+      expect(await sql.rows(count, ['SHARED-CODE'])).toEqual([{ n: 1 }]);
+      await expect(sql.rows('SELECT count(*)::int AS n FROM contacts WHERE code = $2', ['SHARED-CODE'])).rejects.toBeInstanceOf(TenancyViolation);
+      // $1 must be the organisation, not merely appear: $10 does not count.
+      await expect(sql.rows('SELECT 1 FROM contacts WHERE organisation_id = $10')).rejects.toBeInstanceOf(TenancyViolation);
+    }
+  } finally {
+    await pool.end();
+  }
 });
 
 test('transactions of a scoped client are scoped the same way', async () => {

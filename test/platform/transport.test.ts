@@ -33,6 +33,18 @@ describe('transport', () => {
     expect(failed.body.request_id).toBe('trace-456');
   });
 
+  it('answers 405 with Allow for a method the path does not have, 404 for an unknown path', async () => {
+    const wrong = await api('DELETE', '/contacts', { key: tenant.secretKey });
+    expect(wrong.status).toBe(405);
+    expect(wrong.body.code).toBe('METHOD_NOT_ALLOWED');
+    expect(wrong.headers.allow).toBe('POST, PUT, GET');
+    const unknown = await api('GET', '/no_such_thing', { key: tenant.secretKey });
+    expect(unknown.status).toBe(404);
+    const malformed = await api('GET', '/contacts/%E0%A4%A', { key: tenant.secretKey });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.attribute).toBe('id');
+  });
+
   it('answers 415 for a body that is not JSON', async () => {
     const res = await api('POST', '/api_keys', { key: tenant.secretKey, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(res.status).toBe(415);

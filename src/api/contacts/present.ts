@@ -73,7 +73,6 @@ function shared(c: ContactRow, nameFormat: ContactRecord['nameFormat']) {
 
 export function presentContact(r: ContactRecord): z.input<typeof contactDetail> {
   const c = r.contact;
-  const sectors = new Map(r.sectors.map((s) => [s.id, s]));
   return {
     ...shared(c, r.nameFormat),
     company_name: c.companyName,
@@ -94,7 +93,7 @@ export function presentContact(r: ContactRecord): z.input<typeof contactDetail> 
         ? {
             ...presentProfile(c.companyProfile),
             industry: idName(c.industry),
-            industry_sectors: c.industrySectorIds.flatMap((id) => (sectors.has(id) ? [idName(sectors.get(id)!)!] : [])),
+            industry_sectors: c.industrySectors.map((s) => ({ id: s.id, name: s.name })),
           }
         : null,
     emails: c.emails.map((e) => ({ id: e.id, email_type: e.emailType, is_primary: e.isPrimary, email_address: e.emailAddress })),

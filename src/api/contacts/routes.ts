@@ -54,7 +54,7 @@ export function contactRoutes(_deps: AppDeps) {
       summary: 'Search contacts',
       query: contactSearchQuery, response: contactSearchResponse,
       handler: async ({ ctx, query }) => {
-        const { rows, total } = await searchContacts(ctx.db, ctx.organisationId, query);
+        const { rows, total } = await searchContacts(ctx.db, ctx.sql, ctx.organisationId, query);
         return namedPage('contacts', query, rows.map(presentSearchItem), total);
       },
     }),
@@ -62,7 +62,7 @@ export function contactRoutes(_deps: AppDeps) {
       method: 'get', path: '/contacts/{id}', operationId: 'getContact', tag: TAG, auth: read,
       summary: 'Get a contact by GUID or code',
       params: contactParams, response: contactDetail, errors: [404],
-      handler: async ({ ctx, params }) => presentContact(await getContact(ctx.db, ctx.organisationId, params.id)),
+      handler: async ({ ctx, params }) => presentContact(await getContact(ctx.sql, ctx.organisationId, params.id)),
     }),
     route({
       method: 'put', path: '/contacts/{id}', operationId: 'updateContact', tag: TAG, auth: write,

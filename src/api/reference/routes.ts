@@ -32,7 +32,7 @@ function nameDisplayRoutes(): RouteDef[] {
       auth: { scope: 'reference_data:read' }, summary: 'Get how contact names are displayed',
       description: 'The format used to compose `contact_name`; FIRST_LAST until the organisation sets another.',
       response: nameDisplaySettings,
-      handler: async ({ ctx }) => presentSettings(await getNameDisplaySettings(ctx.db, ctx.organisationId)),
+      handler: async ({ ctx }) => presentSettings(await getNameDisplaySettings(ctx.sql)),
     }),
     route({
       method: 'put', path: '/name_display_settings', operationId: 'setNameDisplaySettings', tag: TAG,

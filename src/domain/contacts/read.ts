@@ -1,22 +1,14 @@
 // GET /contacts/{id} (spec 2.1 "Get-contact response"): the stored contact plus its derived
 // fields: contact_name, reference names, country names, interaction_status and total_spend.
-import type { Prisma, Tx } from '../../db/client';
+import type { Contact, ContactAddress, ContactEmail, ContactPhone, Prisma } from '../../db/client';
+import type { OrgSql } from '../../db/sql';
 import { Money } from '../money';
 import { formatContactName, getNameDisplayFormat, type NameDisplayFormat } from '../reference';
 import { CONTACT_DEFAULTS } from './defaults';
 import { notFound } from '../errors';
-import { idOrCodeWhere, pickByIdOrCode } from './lookup';
+import { CONTACT_STATEMENT, contactStatementParams } from './read-statement';
 
 const oldestFirst: Prisma.ContactAddressOrderByWithRelationInput[] = [{ createdAt: 'asc' }, { id: 'asc' }];
-
-export const contactInclude = {
-  category: { select: { id: true, name: true } },
-  kycProfile: { select: { id: true, name: true } },
-  industry: { select: { id: true, name: true } },
-  addresses: { orderBy: oldestFirst },
-  phones: { orderBy: oldestFirst },
-  emails: { orderBy: oldestFirst },
-} satisfies Prisma.ContactInclude;
 
 type NameRow = { contactType: string; companyName: string | null; title: string | null; firstName: string | null; middleName: string | null; lastName: string | null };
 
@@ -40,34 +32,47 @@ export function interactionStatus(lastActivityAt: Date, now = new Date()): 'REST
  * Spend over the last 12 months (spec 2.1 total_spend). Purchases do not exist yet, so it is
  * 0; the purchases issue replaces the body with the sum of the contact's posted purchases.
  */
-export async function totalSpendLast12Months(_tx: Tx, _contactId: string): Promise<Money> {
+export async function totalSpendLast12Months(_contactId: string): Promise<Money> {
   return new Money(0);
 }
 
-export type ContactWithRelations = Prisma.ContactGetPayload<{ include: typeof contactInclude & { customFields: true } }>;
+type IdName = { id: string; name: string };
+type Child<T> = Omit<T, 'organisationId' | 'contactId' | 'createdAt' | 'updatedAt'>;
 
-/** A contact as GET /contacts/{id} presents it: the row, its relations, and what is derived. */
+/** The contact as CONTACT_STATEMENT builds it: the row's own fields and its relations. */
+export type ContactDocument = Omit<Contact, 'organisationId' | 'categoryId' | 'industryId' | 'kycProfileId' | 'searchText'> & {
+  category: IdName | null;
+  kycProfile: IdName | null;
+  industry: IdName | null;
+  industrySectors: IdName[];
+  addresses: Array<Child<ContactAddress>>;
+  phones: Array<Child<ContactPhone>>;
+  emails: Array<Child<ContactEmail>>;
+  customFields: Array<{ key: string; value: string | null }>;
+};
+
+/** A contact as GET /contacts/{id} presents it: the document and what is derived. */
 export interface ContactRecord {
-  contact: ContactWithRelations;
-  /** Names of the contact's industry sectors (kept as an id array, so not a relation). */
-  sectors: Array<{ id: string; name: string }>;
+  contact: ContactDocument;
   nameFormat: NameDisplayFormat;
   totalSpend: Money;
 }
 
-export async function getContact(tx: Tx, organisationId: string, idOrCode: string): Promise<ContactRecord> {
-  // The lookup by id or code and the relations in one call (lookup.ts explains the id-or-code rule).
-  const rows = await tx.contact.findMany({
-    where: idOrCodeWhere(idOrCode),
-    include: { ...contactInclude, customFields: { orderBy: { key: 'asc' } } },
-    take: 2,
-  });
-  const contact = pickByIdOrCode(rows, idOrCode);
-  if (!contact) throw notFound('Contact');
-  const sectors = contact.industrySectorIds.length
-    ? await tx.industrySector.findMany({ where: { id: { in: contact.industrySectorIds } }, select: { id: true, name: true } })
-    : [];
-  return { contact, sectors, nameFormat: await getNameDisplayFormat(tx, organisationId), totalSpend: await totalSpendLast12Months(tx, contact.id) };
+/** JSON has no time type: the statement's times arrive as ISO text. */
+type AsJson<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+
+export async function getContact(sql: OrgSql, organisationId: string, idOrCode: string): Promise<ContactRecord> {
+  const [row] = await sql.rows<{ contact: AsJson<ContactDocument> }>(CONTACT_STATEMENT, contactStatementParams(idOrCode));
+  if (!row) throw notFound('Contact');
+  const c = row.contact;
+  const contact: ContactDocument = {
+    ...c,
+    anonymizedAt: c.anonymizedAt === null ? null : new Date(c.anonymizedAt),
+    lastActivityAt: new Date(c.lastActivityAt),
+    createdAt: new Date(c.createdAt),
+    updatedAt: new Date(c.updatedAt),
+  };
+  return { contact, nameFormat: await getNameDisplayFormat(sql, organisationId), totalSpend: await totalSpendLast12Months(contact.id) };
 }
 
 /** A search hit as GET /contacts presents it. */

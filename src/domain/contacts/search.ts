@@ -2,6 +2,7 @@
 // indexed expressions (docs/contacts.md lists the indexes); the page's contacts are then loaded
 // with their relations and shaped as spec 2.1 "Search item".
 import { Prisma, type Tx } from '../../db/client';
+import type { OrgSql } from '../../db/sql';
 import { getNameDisplayFormat, type NameDisplayFormat } from '../reference';
 import type { ListPage } from '../lists';
 import { searchInclude, type ContactSearchRow } from './read';
@@ -32,10 +33,10 @@ export interface ContactSearch {
   order: 'ASC' | 'DESC';
 }
 
-export async function searchContacts(tx: Tx, organisationId: string, q: ContactSearch): Promise<ListPage<ContactSearchRow>> {
+export async function searchContacts(tx: Tx, sql: OrgSql, organisationId: string, q: ContactSearch): Promise<ListPage<ContactSearchRow>> {
   // The caller sees only its own organisation; naming another one is an empty result, not an error.
   if (q.organisation_id !== undefined && q.organisation_id !== organisationId) return { rows: [], total: 0 };
-  const nameFormat = await getNameDisplayFormat(tx, organisationId);
+  const nameFormat = await getNameDisplayFormat(sql, organisationId);
   const where = Prisma.join(conditions(organisationId, q), ' AND ');
   const direction = Prisma.raw(q.order === 'ASC' ? 'ASC' : 'DESC');
   // The total rides along with the page (one statement); only a page past the end needs a count.

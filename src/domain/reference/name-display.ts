@@ -1,5 +1,6 @@
 // How a contact's full name (contact_name) is composed, per organisation.
 import type { Tx } from '../../db/client';
+import type { OrgSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
 
 export const NAME_DISPLAY_FORMATS = [
@@ -51,8 +52,11 @@ export interface NameDisplaySettings {
   updatedAt: Date | null;
 }
 
-export async function getNameDisplaySettings(tx: Tx, organisationId: string): Promise<NameDisplaySettings> {
-  const row = await tx.nameDisplaySetting.findUnique({ where: { organisationId } });
+// Read on every contact read (through the cache below): one statement, no ORM.
+const SETTINGS = 'SELECT format, updated_at AS "updatedAt" FROM name_display_settings WHERE organisation_id = $1';
+
+export async function getNameDisplaySettings(sql: OrgSql): Promise<NameDisplaySettings> {
+  const [row] = await sql.rows<{ format: string; updatedAt: Date }>(SETTINGS);
   return row ? { format: asFormat(row.format), updatedAt: row.updatedAt } : { format: DEFAULT_NAME_DISPLAY_FORMAT, updatedAt: null };
 }
 
@@ -69,10 +73,10 @@ export function forgetNameDisplayFormat(organisationId: string): void {
   formatCache.delete(organisationId);
 }
 
-export async function getNameDisplayFormat(tx: Tx, organisationId: string): Promise<NameDisplayFormat> {
+export async function getNameDisplayFormat(sql: OrgSql, organisationId: string): Promise<NameDisplayFormat> {
   const cached = formatCache.get(organisationId);
   if (cached && cached.until > Date.now()) return cached.format;
-  const { format } = await getNameDisplaySettings(tx, organisationId);
+  const { format } = await getNameDisplaySettings(sql);
   if (formatCache.size > 10_000) formatCache.clear();
   formatCache.set(organisationId, { format, until: Date.now() + FORMAT_CACHE_MS });
   return format;

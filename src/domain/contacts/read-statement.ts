@@ -1,0 +1,59 @@
+// GET /contacts/{id} as ONE statement: the contact of an organisation by id or code with its
+// category, KYC profile, industry, industry sectors, addresses, phones, e-mails and custom fields,
+// built by PostgreSQL as one JSON value whose keys are the Prisma field names. Through Prisma
+// (include + relationJoins) the same read cost ~1 ms of service CPU; this costs ~0.1 ms
+// (docs/benchmarks.md). bench/peer.ts sends the same text.
+//
+// The id-or-code rule of lookup.ts: a GUID-shaped value matches the id or the code (codes are
+// free text), anything else only the code; when one contact's id and another's code both match,
+// the id wins. Lists are ordered as the write side orders them (oldest first, custom fields by
+// key, sectors as stored). Child rows are filtered on the organisation too (defence in depth).
+import { isId, normaliseId } from '../ids';
+
+const idName = (alias: string, table: string, column: string) =>
+  `(SELECT json_build_object('id', ${alias}.id, 'name', ${alias}.name) FROM ${table} ${alias} WHERE ${alias}.id = c.${column} AND ${alias}.organisation_id = c.organisation_id)`;
+
+const childList = (alias: string, table: string, fields: Record<string, string>, order: string) =>
+  `COALESCE((SELECT json_agg(json_build_object(${Object.entries(fields)
+    .map(([key, column]) => `'${key}', ${alias}.${column}`)
+    .join(', ')}) ORDER BY ${order}) FROM ${table} ${alias} WHERE ${alias}.contact_id = c.id AND ${alias}.organisation_id = c.organisation_id), '[]'::json)`;
+
+const CONTACT_COLUMNS: Record<string, string> = {
+  id: 'id', code: 'code', contactType: 'contact_type', companyName: 'company_name', title: 'title',
+  firstName: 'first_name', middleName: 'middle_name', lastName: 'last_name',
+  preferredLanguageCode: 'preferred_language_code', statutoryNumber: 'statutory_number', notes: 'notes',
+  smsOptOut: 'sms_opt_out', emailOptOut: 'email_opt_out', affiliateMarketing: 'affiliate_marketing',
+  isTaxExempt: 'is_tax_exempt', demographics: 'demographics', companyProfile: 'company_profile',
+  industrySectorIds: 'industry_sector_ids', referralCode: 'referral_code', loyaltyIdentifier: 'loyalty_identifier',
+  consentState: 'consent_state', kycStatus: 'kyc_status', isAnonymized: 'is_anonymized',
+  anonymizedAt: 'anonymized_at', lastActivityAt: 'last_activity_at', createdAt: 'created_at', updatedAt: 'updated_at',
+};
+
+/** Parameters: $1 organisation, $2 the value if GUID-shaped (normalised) else null, $3 the value as given. */
+export const CONTACT_STATEMENT = `SELECT json_build_object(
+  ${Object.entries(CONTACT_COLUMNS).map(([key, column]) => `'${key}', c.${column}`).join(', ')},
+  'category', ${idName('x', 'contact_categories', 'category_id')},
+  'kycProfile', ${idName('x', 'kyc_profiles', 'kyc_profile_id')},
+  'industry', ${idName('x', 'industries', 'industry_id')},
+  'industrySectors', COALESCE((SELECT json_agg(json_build_object('id', s.id, 'name', s.name) ORDER BY array_position(c.industry_sector_ids, s.id))
+      FROM industry_sectors s WHERE cardinality(c.industry_sector_ids) > 0 AND s.id = ANY (c.industry_sector_ids) AND s.organisation_id = c.organisation_id), '[]'::json),
+  'addresses', ${childList('a', 'contact_addresses', {
+    id: 'id', addressType: 'address_type', isPrimary: 'is_primary', careOf: 'care_of', addressLine1: 'address_line_1',
+    addressLine2: 'address_line_2', stateProvinceCounty: 'state_province_county', townCity: 'town_city',
+    postalCode: 'postal_code', countryCode: 'country_code', lat: 'lat', lon: 'lon', googlePlaceId: 'google_place_id',
+  }, 'a.created_at, a.id')},
+  'phones', ${childList('p', 'contact_phones', { id: 'id', phoneType: 'phone_type', isPrimary: 'is_primary', countryCode: 'country_code', number: 'number' }, 'p.created_at, p.id')},
+  'emails', ${childList('e', 'contact_emails', { id: 'id', emailType: 'email_type', isPrimary: 'is_primary', emailAddress: 'email_address' }, 'e.created_at, e.id')},
+  'customFields', ${childList('f', 'contact_custom_fields', { key: 'key', value: 'value' }, 'f.key')}
+) AS contact
+FROM (
+  SELECT * FROM contacts
+  WHERE organisation_id = $1 AND (id = $2::uuid OR code = $3::text)
+  ORDER BY (id = $2::uuid) DESC NULLS LAST
+  LIMIT 1
+) c`;
+
+/** $2 and $3 of the statement for a path value (the id rule of src/domain/ids.ts). */
+export function contactStatementParams(idOrCode: string): [string | null, string] {
+  return [isId(idOrCode) ? normaliseId(idOrCode) : null, idOrCode];
+}
