@@ -43,7 +43,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log.info({ dataDir: config.dataDir }, 'embedded database started');
     }
     await applyMigrations(databaseUrl, log);
-    const database = openDatabase(databaseUrl, { poolSize: config.DATABASE_POOL_SIZE });
+    // The embedded database's connections share one backend session, so named statements would collide.
+    const database = openDatabase(databaseUrl, { poolSize: config.DATABASE_POOL_SIZE, namedStatements: Boolean(config.DATABASE_URL) });
     closers.push(() => database.close());
     const db = database.prisma;
 

@@ -97,7 +97,7 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
     config: p.deps.config,
   };
   const db = principal ? scopedClient(p.deps.database.prisma, organisationId) : NO_DATABASE;
-  const sql = principal ? poolSql(p.deps.database.pool, organisationId) : NO_SQL;
+  const sql = principal ? poolSql(p.deps.database.pool, organisationId, p.deps.database.namedStatements) : NO_SQL;
 
   const key = req.method === 'POST' ? req.header('idempotency-key') : undefined;
   // Set only when this request carries a key and a credential to scope it to.

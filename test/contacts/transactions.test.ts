@@ -85,6 +85,6 @@ test('a contact without change or activity for 12 months is DORMANT', async () =
   longAgo.setUTCMonth(longAgo.getUTCMonth() - 13);
   await db.contact.update({ where: { id }, data: { lastActivityAt: longAgo } });
   expect(interactionStatus((await getContact(txSql(db, organisationId), organisationId, id)).contact.lastActivityAt)).toBe('DORMANT');
-  const found = await searchContacts(db, txSql(db, organisationId), organisationId, { code: 'sleepy', page: 1, size: 20, order: 'DESC' });
+  const found = await searchContacts(txSql(db, organisationId), organisationId, { code: 'sleepy', page: 1, size: 20, order: 'DESC' });
   expect(found.rows.map((r) => interactionStatus(r.contact.lastActivityAt))).toEqual(['DORMANT']);
 });

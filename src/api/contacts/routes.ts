@@ -54,7 +54,7 @@ export function contactRoutes(_deps: AppDeps) {
       summary: 'Search contacts',
       query: contactSearchQuery, response: contactSearchResponse,
       handler: async ({ ctx, query }) => {
-        const { rows, total } = await searchContacts(ctx.db, ctx.sql, ctx.organisationId, query);
+        const { rows, total } = await searchContacts(ctx.sql, ctx.organisationId, query);
         return namedPage('contacts', query, rows.map(presentSearchItem), total);
       },
     }),

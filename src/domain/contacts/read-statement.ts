@@ -1,4 +1,4 @@
-// GET /contacts/{id} as ONE statement: the contact of an organisation by id or code with its
+// GET /contacts/{id} as ONE statement (and a search page as one more): the contact of an organisation by id or code with its
 // category, KYC profile, industry, industry sectors, addresses, phones, e-mails and custom fields,
 // built by PostgreSQL as one JSON value whose keys are the Prisma field names. Through Prisma
 // (include + relationJoins) the same read cost ~1 ms of service CPU; this costs ~0.1 ms
@@ -29,8 +29,8 @@ const CONTACT_COLUMNS: Record<string, string> = {
   anonymizedAt: 'anonymized_at', lastActivityAt: 'last_activity_at', createdAt: 'created_at', updatedAt: 'updated_at',
 };
 
-/** Parameters: $1 organisation, $2 the value if GUID-shaped (normalised) else null, $3 the value as given. */
-export const CONTACT_STATEMENT = `SELECT json_build_object(
+/** The contact of row alias `c` with its relations, as one JSON value. */
+export const CONTACT_DOCUMENT = `json_build_object(
   ${Object.entries(CONTACT_COLUMNS).map(([key, column]) => `'${key}', c.${column}`).join(', ')},
   'category', ${idName('x', 'contact_categories', 'category_id')},
   'kycProfile', ${idName('x', 'kyc_profiles', 'kyc_profile_id')},
@@ -45,13 +45,26 @@ export const CONTACT_STATEMENT = `SELECT json_build_object(
   'phones', ${childList('p', 'contact_phones', { id: 'id', phoneType: 'phone_type', isPrimary: 'is_primary', countryCode: 'country_code', number: 'number' }, 'p.created_at, p.id')},
   'emails', ${childList('e', 'contact_emails', { id: 'id', emailType: 'email_type', isPrimary: 'is_primary', emailAddress: 'email_address' }, 'e.created_at, e.id')},
   'customFields', ${childList('f', 'contact_custom_fields', { key: 'key', value: 'value' }, 'f.key')}
-) AS contact
+)`;
+
+/** Parameters: $1 organisation, $2 the value if GUID-shaped (normalised) else null, $3 the value as given. */
+export const CONTACT_STATEMENT = `SELECT ${CONTACT_DOCUMENT} AS contact
 FROM (
   SELECT * FROM contacts
   WHERE organisation_id = $1 AND (id = $2::uuid OR code = $3::text)
   ORDER BY (id = $2::uuid) DESC NULLS LAST
   LIMIT 1
 ) c`;
+
+/**
+ * The contacts of a search page ($2: their ids) as documents, each with its primary account
+ * (`account`, null when it has none). Order is the caller's: it has the page's order.
+ */
+export const SEARCH_PAGE_STATEMENT = `SELECT ${CONTACT_DOCUMENT} AS contact,
+  (SELECT json_build_object('id', x.id, 'number', x.number, 'lifeCycleState', x.life_cycle_state, 'currencyCode', x.currency_code)
+     FROM accounts x WHERE x.contact_id = c.id AND x.organisation_id = c.organisation_id AND x.is_primary LIMIT 1) AS account
+FROM contacts c
+WHERE c.organisation_id = $1 AND c.id = ANY ($2::uuid[])`;
 
 /** $2 and $3 of the statement for a path value (the id rule of src/domain/ids.ts). */
 export function contactStatementParams(idOrCode: string): [string | null, string] {

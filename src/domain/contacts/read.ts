@@ -1,6 +1,6 @@
 // GET /contacts/{id} (spec 2.1 "Get-contact response"): the stored contact plus its derived
 // fields: contact_name, reference names, country names, interaction_status and total_spend.
-import type { Contact, ContactAddress, ContactEmail, ContactPhone, Prisma } from '../../db/client';
+import type { Contact, ContactAddress, ContactEmail, ContactPhone } from '../../db/client';
 import type { OrgSql } from '../../db/sql';
 import { Money } from '../money';
 import { formatContactName, getNameDisplayFormat, type NameDisplayFormat } from '../reference';
@@ -8,7 +8,6 @@ import { CONTACT_DEFAULTS } from './defaults';
 import { notFound } from '../errors';
 import { CONTACT_STATEMENT, contactStatementParams } from './read-statement';
 
-const oldestFirst: Prisma.ContactAddressOrderByWithRelationInput[] = [{ createdAt: 'asc' }, { id: 'asc' }];
 
 type NameRow = { contactType: string; companyName: string | null; title: string | null; firstName: string | null; middleName: string | null; lastName: string | null };
 
@@ -60,24 +59,28 @@ export interface ContactRecord {
 
 /** JSON has no time type: the statement's times arrive as ISO text. */
 type AsJson<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+export type ContactJson = AsJson<ContactDocument>;
 
-export async function getContact(sql: OrgSql, organisationId: string, idOrCode: string): Promise<ContactRecord> {
-  const [row] = await sql.rows<{ contact: AsJson<ContactDocument> }>(CONTACT_STATEMENT, contactStatementParams(idOrCode));
-  if (!row) throw notFound('Contact');
-  const c = row.contact;
-  const contact: ContactDocument = {
+export function fromJson(c: ContactJson): ContactDocument {
+  return {
     ...c,
     anonymizedAt: c.anonymizedAt === null ? null : new Date(c.anonymizedAt),
     lastActivityAt: new Date(c.lastActivityAt),
     createdAt: new Date(c.createdAt),
     updatedAt: new Date(c.updatedAt),
   };
+}
+
+export async function getContact(sql: OrgSql, organisationId: string, idOrCode: string): Promise<ContactRecord> {
+  const [row] = await sql.rows<{ contact: ContactJson }>(CONTACT_STATEMENT, contactStatementParams(idOrCode));
+  if (!row) throw notFound('Contact');
+  const contact = fromJson(row.contact);
   return { contact, nameFormat: await getNameDisplayFormat(sql, organisationId), totalSpend: await totalSpendLast12Months(contact.id) };
 }
 
 /** A search hit as GET /contacts presents it. */
 export interface ContactSearchRow {
-  contact: Prisma.ContactGetPayload<{ include: typeof searchInclude }>;
+  contact: ContactDocument;
   nameFormat: NameDisplayFormat;
   /** Asked for with `financials=true`. */
   financials: boolean;
@@ -85,12 +88,3 @@ export interface ContactSearchRow {
   metrics: readonly string[];
   at: Date;
 }
-
-export const searchInclude = {
-  category: { select: { id: true, name: true } },
-  kycProfile: { select: { id: true, name: true } },
-  addresses: { orderBy: oldestFirst },
-  phones: { orderBy: oldestFirst },
-  emails: { where: { isPrimary: true } },
-  accounts: { where: { isPrimary: true }, select: { id: true, number: true, lifeCycleState: true, currencyCode: true } },
-} satisfies Prisma.ContactInclude;
