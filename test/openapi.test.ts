@@ -2,6 +2,7 @@ import { loadConfig } from '../src/config';
 import { buildOpenApi } from '../src/api/openapi';
 import type { RouteDef } from '../src/api/route';
 import { allRoutes } from '../src/api/routes';
+import { COMMON_AREA, ERROR_CODES } from '../src/domain/error-codes';
 import { api } from './support/api';
 
 type Json = Record<string, any>;
@@ -73,6 +74,16 @@ describe('OpenAPI document', () => {
     const expected = defs.map((r) => `${r.method.toUpperCase()} ${r.path} ${r.operationId}`);
     expect(documented.sort()).toEqual(expected.sort());
     expect(new Set(defs.map((r) => r.operationId)).size).toBe(defs.length);
+  });
+
+  it('lists every error code: the common ones in the description, each area\'s in its tag', () => {
+    expect(doc.components.schemas.Error.properties.code.enum).toEqual(Object.keys(ERROR_CODES));
+    const tags = new Map<string, string | undefined>(doc.tags.map((t: Json) => [t.name, t.description]));
+    for (const [code, kind] of Object.entries(ERROR_CODES)) {
+      // An area that is not a tag would document its codes nowhere.
+      const where = kind.area === COMMON_AREA ? doc.info.description : tags.get(kind.area);
+      expect([code, where]).toEqual([code, expect.stringContaining(`| \`${code}\` | ${kind.status} |`)]);
+    }
   });
 
   it('resolves every $ref', () => {

@@ -53,13 +53,13 @@ export function createApp(deps: AppDeps) {
     if (match.kind === 'none') return next();
     if (match.kind === 'method') {
       res.setHeader('Allow', match.allowed.join(', '));
-      return next(new AppError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not an operation of this path; it has ${match.allowed.join(', ')}`));
+      return next(new AppError('METHOD_NOT_ALLOWED', `${req.method} is not an operation of this path; it has ${match.allowed.join(', ')}`));
     }
     runRoute(pipeline, match.def, match.params, req, res).catch(next);
   });
   api.use(docsRouter(routes));
   app.use(BASE_PATH, api);
-  app.use((_req, _res, next) => next(new AppError(404, 'NOT_FOUND', 'No such operation')));
+  app.use((_req, _res, next) => next(new AppError('NOT_FOUND', 'No such operation')));
   app.use(errorHandler(log));
   return { app, authenticator };
 }
@@ -201,6 +201,8 @@ function checkResponse(def: RouteDef, result: unknown) {
 
 function accessLog(log: Logger) {
   return (req: Request, res: Response, next: () => void) => {
+    // At LOG_LEVEL=warn and above there is no access log: skip the timing and the listener too.
+    if (!log.isLevelEnabled('info')) return next();
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;

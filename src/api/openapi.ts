@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import pkg from '../../package.json';
 import type { RouteDef } from './route';
+import { COMMON_AREA, ERROR_CODES, codesOf } from '../domain/error-codes';
 
 /**
  * The OpenAPI 3.1 document, generated from the same route list and zod schemas that the app
@@ -35,7 +36,7 @@ function build(routes: RouteDef[], serverUrl: string): Json {
   for (const def of routes) {
     (paths[def.path] ??= {})[def.method] = operation(def, schemas);
   }
-  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name }));
+  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, ...codesDescription(name) }));
   return {
     openapi: '3.1.0',
     info: {
@@ -63,13 +64,30 @@ const INFO_DESCRIPTION = [
   '- Dates are epoch seconds (UTC); ids are GUIDs. Lists take `page` (1-based), `size` (max 100), `sort` and `order` (`ASC`/`DESC`).',
   '- Every error has the body `{code, message, attribute?, request_id}`; every response carries `X-Request-Id`.',
   '- Any POST accepts an `Idempotency-Key` header: the same key and body within 24 h replays the first response.',
+  '',
+  codeTable(COMMON_AREA),
 ].join('\n');
+
+/** The error codes of an area as a Markdown table (src/domain/error-codes.ts). */
+function codeTable(area: string): string {
+  const rows = codesOf(area).map(([code, kind]) => `| \`${code}\` | ${kind.status} | ${kind.meaning} |`);
+  const title = area === COMMON_AREA ? 'Error codes any operation may answer:' : 'Error codes of this area, besides the common ones:';
+  return [title, '', '| code | status | meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
+function codesDescription(tag: string): { description?: string } {
+  return codesOf(tag).length ? { description: codeTable(tag) } : {};
+}
 
 const ERROR_SCHEMA: Json = {
   type: 'object',
   description: 'The one error body of the API.',
   properties: {
-    code: { type: 'string', description: 'Machine-readable code, e.g. `INVALID_REQUEST`, `NOT_FOUND`, `ALREADY_EXISTS`.' },
+    code: {
+      type: 'string',
+      enum: Object.keys(ERROR_CODES),
+      description: 'Machine-readable code. The common codes are listed in the API description, the codes of an area in the description of its tag.',
+    },
     message: { type: 'string', description: 'Human-readable explanation.' },
     attribute: { type: 'string', description: 'Path of the field that caused the error, e.g. `addresses.0.country_code`.' },
     request_id: { type: 'string', description: 'Same as the `X-Request-Id` response header.' },

@@ -1,32 +1,37 @@
+import { ERROR_CODES, type ErrorCode } from './error-codes';
+
 /**
  * Typed domain errors. The HTTP layer maps them to status codes and the error body of
  * API-CONVENTIONS.md; domain code never knows about HTTP beyond this status.
  */
 export class AppError extends Error {
+  /** From the code's registration (src/domain/error-codes.ts): one code, one status. */
+  readonly status: number;
+
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly attribute?: string,
   ) {
     super(message);
     this.name = 'AppError';
+    this.status = ERROR_CODES[code].status;
   }
 }
 
 export const invalid = (attribute: string | undefined, message: string) =>
-  new AppError(400, 'INVALID_REQUEST', message, attribute);
+  new AppError('INVALID_REQUEST', message, attribute);
 
 export const notFound = (what: string, attribute?: string) =>
-  new AppError(404, 'NOT_FOUND', `${what} not found`, attribute);
+  new AppError('NOT_FOUND', `${what} not found`, attribute);
 
 export const alreadyExists = (attribute: string, message: string) =>
-  new AppError(409, 'ALREADY_EXISTS', message, attribute);
+  new AppError('ALREADY_EXISTS', message, attribute);
 
-export const conflict = (code: string, message: string, attribute?: string) =>
-  new AppError(409, code, message, attribute);
+export const conflict = (code: ErrorCode, message: string, attribute?: string) =>
+  new AppError(code, message, attribute);
 
-export const forbidden = (message: string) => new AppError(403, 'FORBIDDEN', message);
+export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 
 export const invalidCredential = (message = 'The API key or token is invalid') =>
-  new AppError(401, 'INVALID_CREDENTIAL', message);
+  new AppError('INVALID_CREDENTIAL', message);

@@ -16,7 +16,7 @@ export function healthRoutes(deps: AppDeps) {
       handler: async () => {
         const checks = await deps.health();
         const ok = Object.values(checks).every((c) => c.ok);
-        if (!ok) throw new AppError(503, 'UNAVAILABLE', `Unavailable: ${failing(checks)}`);
+        if (!ok) throw new AppError('UNAVAILABLE', `Unavailable: ${failing(checks)}`);
         return { status: 'ok' as const, checks };
       },
     }),

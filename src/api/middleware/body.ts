@@ -7,7 +7,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const requireJson: RequestHandler = (req, _res, next) => {
   if (!hasBody(req)) return next();
   if (!req.is('application/json')) {
-    return next(new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be JSON (Content-Type: application/json)'));
+    return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be JSON (Content-Type: application/json)'));
   }
   next();
 };

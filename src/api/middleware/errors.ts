@@ -31,19 +31,19 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof z.ZodError) return fromZod(err);
   const parser = err as HttpParserError;
-  if (parser?.type === 'entity.parse.failed') return new AppError(400, 'INVALID_REQUEST', 'Malformed JSON body');
-  if (parser?.type === 'entity.too.large') return new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body exceeds 1 MiB');
+  if (parser?.type === 'entity.parse.failed') return new AppError('INVALID_REQUEST', 'Malformed JSON body');
+  if (parser?.type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'Request body exceeds 1 MiB');
   if (parser?.type === 'encoding.unsupported' || parser?.type === 'charset.unsupported') {
-    return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding');
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding');
   }
-  if (parser?.status === 400) return new AppError(400, 'INVALID_REQUEST', 'Malformed request');
+  if (parser?.status === 400) return new AppError('INVALID_REQUEST', 'Malformed request');
   const fromDatabase = fromDatabaseError(err);
   if (fromDatabase) return fromDatabase;
   const prisma = err as { code?: string; name?: string };
   if (prisma?.code === 'P2028' || prisma?.code === 'P1001' || prisma?.code === 'P2024') {
-    return new AppError(503, 'UNAVAILABLE', 'The service is temporarily overloaded; retry shortly');
+    return new AppError('UNAVAILABLE', 'The service is temporarily overloaded; retry shortly');
   }
-  return new AppError(500, 'INTERNAL_ERROR', 'An unexpected error occurred');
+  return new AppError('INTERNAL_ERROR', 'An unexpected error occurred');
 }
 
 /** The first issue names the offending field, e.g. `addresses.0.country_code`. */
@@ -55,7 +55,7 @@ export function fromZod(err: z.ZodError): AppError {
   if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) message = 'is required';
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0];
-    return new AppError(400, 'INVALID_REQUEST', `Unknown field ${[...pathParts, key].join('.')}`, [...pathParts, key].join('.'));
+    return new AppError('INVALID_REQUEST', `Unknown field ${[...pathParts, key].join('.')}`, [...pathParts, key].join('.'));
   }
-  return new AppError(400, 'INVALID_REQUEST', attribute ? `${attribute}: ${message}` : message, attribute);
+  return new AppError('INVALID_REQUEST', attribute ? `${attribute}: ${message}` : message, attribute);
 }

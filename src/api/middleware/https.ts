@@ -10,7 +10,7 @@ export function requireForwardedHttps(trustProxy: boolean): RequestHandler {
   return (req, _res, next) => {
     if (!trustProxy) return next();
     const proto = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0].trim().toLowerCase();
-    if (proto !== 'https') return next(new AppError(403, 'HTTPS_REQUIRED', 'HTTPS is required'));
+    if (proto !== 'https') return next(new AppError('HTTPS_REQUIRED', 'HTTPS is required'));
     next();
   };
 }

@@ -53,7 +53,7 @@ export class Idempotency {
       throw conflict('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used with a different request', 'Idempotency-Key');
     }
     if (existing.statusCode === null) {
-      throw new AppError(409, 'IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed', 'Idempotency-Key');
+      throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed', 'Idempotency-Key');
     }
     return { status: existing.statusCode, body: existing.responseBody };
   }

@@ -17,7 +17,7 @@ export class RateLimiter {
     if (bucket.tokens < 1) {
       this.buckets.set(credentialId, bucket);
       const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / rate));
-      throw Object.assign(new AppError(429, 'RATE_LIMITED', `Too many requests: at most ${rate} per second for this credential`), { retryAfter });
+      throw Object.assign(new AppError('RATE_LIMITED', `Too many requests: at most ${rate} per second for this credential`), { retryAfter });
     }
     bucket.tokens -= 1;
     if (this.buckets.size > 100_000) this.buckets.clear();

@@ -1,0 +1,48 @@
+// Every error code the API answers (API-CONVENTIONS.md "Errors"), with its status and its area.
+// `AppError` accepts only these codes, so a new one is registered here or does not compile, and
+// the OpenAPI document lists them: the Error schema's `code` enum, and each area's codes in the
+// description of its tag. An area is an OpenAPI tag; `Common` codes can come from any operation.
+
+export interface ErrorKind {
+  status: number;
+  area: string;
+  meaning: string;
+}
+
+export const COMMON_AREA = 'Common';
+
+export const ERROR_CODES = {
+  INVALID_REQUEST: { status: 400, area: COMMON_AREA, meaning: 'A field is missing, malformed or breaks a rule; `attribute` names it.' },
+  INVALID_CREDENTIAL: { status: 401, area: COMMON_AREA, meaning: 'No credential, or an unknown, revoked or expired one.' },
+  FORBIDDEN: { status: 403, area: COMMON_AREA, meaning: 'The credential is valid but lacks the scope or kind this operation needs.' },
+  HTTPS_REQUIRED: { status: 403, area: COMMON_AREA, meaning: 'The request did not arrive over HTTPS.' },
+  NOT_FOUND: { status: 404, area: COMMON_AREA, meaning: "No such operation, or no such record in the caller's organisation." },
+  METHOD_NOT_ALLOWED: { status: 405, area: COMMON_AREA, meaning: 'The path exists with other methods; see `Allow`.' },
+  ALREADY_EXISTS: { status: 409, area: COMMON_AREA, meaning: 'A value that must be unique is taken; `attribute` names it.' },
+  IN_USE: { status: 409, area: COMMON_AREA, meaning: 'The record is still referenced and cannot be deleted.' },
+  IDEMPOTENCY_CONFLICT: { status: 409, area: COMMON_AREA, meaning: 'The Idempotency-Key was used with a different request.' },
+  IDEMPOTENCY_IN_PROGRESS: { status: 409, area: COMMON_AREA, meaning: 'A request with this Idempotency-Key is still running.' },
+  PAYLOAD_TOO_LARGE: { status: 413, area: COMMON_AREA, meaning: 'The body exceeds 1 MiB.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, area: COMMON_AREA, meaning: 'The body is not `application/json`.' },
+  RATE_LIMITED: { status: 429, area: COMMON_AREA, meaning: 'Too many requests for this credential; see `Retry-After`.' },
+  INTERNAL_ERROR: { status: 500, area: COMMON_AREA, meaning: 'Unexpected error; never carries details.' },
+  BAD_UPSTREAM_RESPONSE: { status: 502, area: COMMON_AREA, meaning: 'An upstream service answered badly.' },
+  UNAVAILABLE: { status: 503, area: COMMON_AREA, meaning: 'A dependency is unavailable or the service is overloaded; retry.' },
+  UPSTREAM_TIMEOUT: { status: 504, area: COMMON_AREA, meaning: 'An upstream service did not answer in time.' },
+
+  CONTACT_ANONYMIZED: { status: 409, area: 'Contacts', meaning: 'The contact is anonymized: nothing may write personal data to it again.' },
+
+  PERIOD_OVERLAP: { status: 409, area: 'Accounting periods', meaning: 'The period overlaps another period of the organisation.' },
+  PERIOD_BEFORE_CLOSED: { status: 409, area: 'Accounting periods', meaning: 'A period cannot start before the end of a closed one.' },
+  PERIOD_CLOSED: { status: 409, area: 'Accounting periods', meaning: 'A closed period cannot be changed or deleted.' },
+  PERIOD_ALREADY_CLOSED: { status: 409, area: 'Accounting periods', meaning: 'The period is already closed.' },
+  PERIOD_NOT_ENDED: { status: 409, area: 'Accounting periods', meaning: 'The period cannot close before its end_date.' },
+  EARLIER_PERIOD_OPEN: { status: 409, area: 'Accounting periods', meaning: 'Periods close in order: an earlier one is still open.' },
+} as const satisfies Record<string, ErrorKind>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The codes of one area, for its documentation. */
+export function codesOf(area: string): Array<[ErrorCode, ErrorKind]> {
+  return (Object.entries(ERROR_CODES) as Array<[ErrorCode, ErrorKind]>).filter(([, kind]) => kind.area === area);
+}
