@@ -1,12 +1,28 @@
 import type { AppDeps } from './app';
+import { accountingPeriodRoutes } from './accounting-periods/routes';
 import { contactPaymentRoutes } from './contact-payment-methods/routes';
 import { contactRoutes } from './contacts/routes';
 import { healthRoutes } from './health/routes';
 import { identityRoutes } from './identity/routes';
+import { networkRoutes } from './network/routes';
+import { productRoutes } from './products/routes';
 import { referenceRoutes } from './reference/routes';
 import type { RouteDef } from './route';
+import { settingsRoutes } from './settings/routes';
+import { spendConditionRoutes } from './spend-conditions/routes';
 
 /** Every operation of the API, in documentation order. The OpenAPI document is built from it. */
 export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDef[] {
-  return [...healthRoutes(deps), ...identityRoutes(deps), ...referenceRoutes(), ...contactRoutes(deps), ...contactPaymentRoutes()];
+  return [
+    ...healthRoutes(deps),
+    ...identityRoutes(deps),
+    ...referenceRoutes(),
+    ...contactRoutes(deps),
+    ...contactPaymentRoutes(),
+    ...settingsRoutes(),
+    ...networkRoutes(),
+    ...productRoutes(),
+    ...spendConditionRoutes(),
+    ...accountingPeriodRoutes(),
+  ];
 }

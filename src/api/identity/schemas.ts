@@ -24,7 +24,7 @@ export const apiKeyCreateBody = z.strictObject({
     .array(z.string().refine(isKnownScope, { message: 'unknown scope' }))
     .min(1)
     .optional()
-    .meta({ description: 'Default: all (`*`). Groups: contacts, reference_data, api_keys; each also as `<group>:read` or `<group>:write`.' }),
+    .meta({ description: 'Default: all (`*`). Groups: contacts, reference_data, settings, api_keys; each also as `<group>:read` or `<group>:write`.' }),
   expires_on: zEpoch.optional(),
   rate_limit_per_second: z.number().int().min(1).max(100000).optional(),
 });

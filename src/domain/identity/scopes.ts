@@ -1,8 +1,10 @@
 /**
  * Permission groups. A credential's scopes hold `*` (everything), a group name (read and
- * write), or `<group>:read` / `<group>:write`.
+ * write), or `<group>:read` / `<group>:write`. `settings` is the organisation's money settings
+ * and its accounting periods (what finance controls); `reference_data` also covers the business
+ * network, products and spend conditions (docs/money-reference.md "Scopes").
  */
-export const SCOPE_GROUPS = ['contacts', 'reference_data', 'api_keys'] as const;
+export const SCOPE_GROUPS = ['contacts', 'reference_data', 'settings', 'api_keys'] as const;
 
 export const ALL_SCOPES = ['*'];
 

@@ -63,6 +63,8 @@ export const accountClassifications: Catalogue = {
   label: 'Account classification',
   table: (tx) => tx.accountClassification,
 };
+export const productTypes: Catalogue = { entity: 'product_type', label: 'Product type', table: (tx) => tx.productType };
+export const productFamilies: Catalogue = { entity: 'product_family', label: 'Product family', table: (tx) => tx.productFamily };
 
 /** Narrows every query to a parent (a sector's industry); empty for top-level lists. */
 export interface Parent {

@@ -1,10 +1,21 @@
 // Resolving references given in request bodies (`category {id or code}`, `classification_id`,
 // ...). An unknown reference is the caller's mistake in that field: 400 naming the attribute,
 // not 404 (the addressed resource exists; the body is wrong).
-import type { AccountClassification, ContactCategory, Industry, IndustrySector, KycProfile, Tx } from '../../db/client';
+import type { AccountClassification, ContactCategory, Industry, IndustrySector, KycProfile, ProductFamily, ProductType, Tx } from '../../db/client';
 import { invalid } from '../errors';
 import { isId, normaliseId } from '../ids';
-import { accountClassifications, contactCategories, industries, industrySectors, kycProfiles, type Catalogue, type CatalogueRow, type CatalogueWhere } from './catalogue';
+import {
+  accountClassifications,
+  contactCategories,
+  industries,
+  industrySectors,
+  kycProfiles,
+  productFamilies,
+  productTypes,
+  type Catalogue,
+  type CatalogueRow,
+  type CatalogueWhere,
+} from './catalogue';
 
 /** Either the id or the code (or both, then both must match). */
 export interface ReferenceRef {
@@ -26,6 +37,14 @@ export function findKycProfile(tx: Tx, organisationId: string, ref: ReferenceRef
 
 export function findAccountClassification(tx: Tx, organisationId: string, ref: ReferenceRef, attribute: string): Promise<AccountClassification> {
   return findRef(tx, accountClassifications, { organisationId }, ref, attribute);
+}
+
+export function findProductType(tx: Tx, organisationId: string, ref: ReferenceRef, attribute: string): Promise<ProductType> {
+  return findRef(tx, productTypes, { organisationId }, ref, attribute);
+}
+
+export function findProductFamily(tx: Tx, organisationId: string, ref: ReferenceRef, attribute: string): Promise<ProductFamily> {
+  return findRef(tx, productFamilies, { organisationId }, ref, attribute);
 }
 
 /**
