@@ -11,6 +11,7 @@ import { isKnownScope } from './domain/identity/scopes';
 import { createUser } from './domain/identity/users';
 import { randomBytes } from 'node:crypto';
 import { createLogger } from './log';
+import { checkLedger } from './domain/money/ledger/check';
 
 const USAGE = `npm run admin -- <command> [options]
 
@@ -20,6 +21,8 @@ const USAGE = `npm run admin -- <command> [options]
   create-api-key --organisation ID [--type SECRET|PUBLIC] [--name N] [--scopes a,b]
   revoke-api-key --organisation ID --id KEY_ID
   list-organisations
+  check-ledger [--organisation ID]
+        the ledger's invariants (docs/money.md "Proof"); exit code 1 when one is broken
 
 Prints JSON. Works on DATABASE_URL, or on the embedded database in DATA_DIR (through the
 running service when it holds the directory).`;
@@ -82,6 +85,11 @@ async function run(db: Db, command: string, o: Options, scopes?: string[]) {
       return { id: o.id, revoked: true };
     case 'list-organisations':
       return (await db.organisation.findMany({ orderBy: { createdAt: 'asc' } })).map((x) => ({ id: x.id, name: x.name }));
+    case 'check-ledger': {
+      const violations = await checkLedger(db, (o.organisation as string | undefined) ?? null);
+      if (violations.length) process.exitCode = 1;
+      return { ok: violations.length === 0, violations };
+    }
     default:
       throw new Error(`unknown command ${command}\n\n${USAGE}`);
   }

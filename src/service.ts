@@ -10,7 +10,7 @@ import { applyMigrations } from './db/migrate';
 import { bootstrapIfEmpty, type BootstrapCredentials } from './domain/identity/bootstrap';
 import type { Logger } from './log';
 import { loadJwtSecret, writeCredentials } from './secrets';
-import { startTemporal, type TemporalHandle } from './temporal';
+import { startRecurringWorkflows, startTemporal, type TemporalHandle } from './temporal';
 import { loadTls } from './tls';
 
 export interface RunningService {
@@ -58,12 +58,14 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const running = (temporal = await temporalStarting);
     closers.push(() => running.close());
     await running.startWorker(db);
+    await startRecurringWorkflows(running.client, config, log);
 
     const { app } = createApp({
       config,
       database,
       log,
       jwtSecret: loadJwtSecret(config),
+      workflows: running.client,
       health: async () => ({ database: await pingDatabase(db), temporal: await running.ping() }),
     });
     const tls = await loadTls(config);

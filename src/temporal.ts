@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { startTemporalServer } from '../temporal/server';
 import { createActivities } from './activities';
@@ -12,6 +12,8 @@ import { startWorker } from './worker';
 export interface TemporalHandle {
   address: string;
   connection: Connection;
+  /** The workflow client of the configured namespace: the API starts workflows with it. */
+  client: Client;
   ping(): Promise<{ ok: boolean; detail?: string }>;
   /** Runs the project's worker in this process on the service's database; a no-op with RUN_WORKER=false. */
   startWorker(db: Db): Promise<void>;
@@ -47,9 +49,11 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
   }
   const connection = await Connection.connect({ address });
   closers.push(() => connection.close());
+  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
   return {
     address,
     connection,
+    client,
     async startWorker(db) {
       if (!bundling) return;
       const mail = createMailer(config);
@@ -95,4 +99,18 @@ function installRuntime(log: Logger) {
     shutdownSignals: [],
     logger: new DefaultLogger(level, (entry) => log[methods[entry.level]]({ temporal: true, ...entry.meta }, entry.message)),
   });
+}
+
+/**
+ * Recurring workflows, started once per deployment: the id is fixed, so every replica's start
+ * after the first finds it running and changes nothing.
+ */
+export async function startRecurringWorkflows(client: Client, config: Config, log: Logger): Promise<void> {
+  try {
+    // Daily at 02:00 UTC: expired lots leave the balances (docs/money.md "Expiry").
+    await client.workflow.start('ledgerExpiryWorkflow', { workflowId: 'ledger-expiry', taskQueue: config.TEMPORAL_TASK_QUEUE, cronSchedule: '0 2 * * *' });
+    log.info('ledger-expiry workflow scheduled');
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
 }

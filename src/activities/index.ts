@@ -6,6 +6,8 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail';
+import { ledgerActivities } from './ledger';
+import { terminationActivities } from './termination';
 
 export interface ActivityDeps {
   db: Db;
@@ -14,8 +16,10 @@ export interface ActivityDeps {
   log: Logger;
 }
 
-export function createActivities(_deps: ActivityDeps) {
+export function createActivities(deps: ActivityDeps) {
   return {
+    ...ledgerActivities(deps.db),
+    ...terminationActivities(deps.db),
     /** Health/smoke check: proves a worker is polling and activities run. */
     async ping(name: string): Promise<string> {
       return `pong: ${name}`;

@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import express, { type Request, type Response } from 'express';
 import type { Config } from '../config';
 import type { Database, Tx } from '../db/client';
@@ -25,6 +26,8 @@ export interface AppDeps {
   database: Database;
   log: Logger;
   jwtSecret: string;
+  /** Starts and follows workflows (account termination). */
+  workflows: Client;
   /** Extra readiness checks for /health (database, Temporal). */
   health: () => Promise<Record<string, { ok: boolean; detail?: string }>>;
 }

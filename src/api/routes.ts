@@ -10,6 +10,8 @@ import { referenceRoutes } from './reference/routes';
 import type { RouteDef } from './route';
 import { settingsRoutes } from './settings/routes';
 import { spendConditionRoutes } from './spend-conditions/routes';
+import { walletRoutes } from './wallets/routes';
+import { accountLifeCycleRoute } from './termination';
 
 /** Every operation of the API, in documentation order. The OpenAPI document is built from it. */
 export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDef[] {
@@ -24,5 +26,7 @@ export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDe
     ...productRoutes(),
     ...spendConditionRoutes(),
     ...accountingPeriodRoutes(),
+    ...walletRoutes(),
+    accountLifeCycleRoute(deps),
   ];
 }

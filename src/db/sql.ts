@@ -3,8 +3,9 @@
 // Prisma costs ~0.4 ms of CPU per call whatever the query; a read that PostgreSQL answers in
 // ~0.1 ms is then mostly ORM. `ctx.sql` runs a typed statement on pg directly (reads), or on the
 // request's transaction (writes, so the statement sees the transaction's own changes). Either
-// way the organisation id is parameter $1 and the statement must filter on it: a statement
-// without `organisation_id = $1` is refused before it reaches the database.
+// way the organisation id is parameter $1 and the statement must use it: a read must filter on
+// `organisation_id = $1`, and every INSERT must list organisation_id among its columns (the
+// value being $1 is the writer's care); anything else is refused before it reaches the database.
 //
 // Return JSON built by PostgreSQL (json_build_object / json_agg) or plain text, boolean and
 // integer columns: those arrive identically on both paths. Numeric and bigint columns do not
@@ -23,8 +24,14 @@ const checked = new Set<string>();
 
 function assertScoped(text: string): void {
   if (checked.has(text)) return;
-  if (!/organisation_id\s*=\s*\$1(?![0-9])/.test(text)) {
-    throw new TenancyViolation('a statement on ctx.sql must filter on organisation_id = $1');
+  const inserts = [...text.matchAll(/INSERT\s+INTO\s+\w+\s*\(([^)]*)\)/gi)];
+  const filtered = /organisation_id\s*=\s*\$1(?![0-9])/.test(text);
+  // A write names the organisation in every row it inserts; a read filters on it.
+  const scoped = inserts.length
+    ? inserts.every((m) => /\borganisation_id\b/.test(m[1])) && /\$1(?![0-9])/.test(text)
+    : filtered;
+  if (!scoped) {
+    throw new TenancyViolation('a statement on ctx.sql must filter on organisation_id = $1, or insert organisation_id in every INSERT');
   }
   checked.add(text);
 }

@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   BAD_UPSTREAM_RESPONSE: { status: 502, area: COMMON_AREA, meaning: 'An upstream service answered badly.' },
   UNAVAILABLE: { status: 503, area: COMMON_AREA, meaning: 'A dependency is unavailable or the service is overloaded; retry.' },
   UPSTREAM_TIMEOUT: { status: 504, area: COMMON_AREA, meaning: 'An upstream service did not answer in time.' },
+  INVALID_STATE_TRANSITION: { status: 409, area: COMMON_AREA, meaning: 'The life-cycle move is not allowed from the current state; the message names both states.' },
 
   CONTACT_ANONYMIZED: { status: 409, area: 'Contacts', meaning: 'The contact is anonymized: nothing may write personal data to it again.' },
 
@@ -38,6 +39,14 @@ export const ERROR_CODES = {
   PERIOD_ALREADY_CLOSED: { status: 409, area: 'Accounting periods', meaning: 'The period is already closed.' },
   PERIOD_NOT_ENDED: { status: 409, area: 'Accounting periods', meaning: 'The period cannot close before its end_date.' },
   EARLIER_PERIOD_OPEN: { status: 409, area: 'Accounting periods', meaning: 'Periods close in order: an earlier one is still open.' },
+
+  INSUFFICIENT_BALANCE: { status: 409, area: 'Wallets', meaning: 'The debit would take the wallet below its minimum balance (allow_negative_balance permits it).' },
+  LIMIT_EXCEEDED: { status: 409, area: 'Wallets', meaning: 'A limit rule refuses the debit or transfer; `attribute` names the rule (limit_rules.N).' },
+  WALLET_CANCELLED: { status: 409, area: 'Wallets', meaning: 'The wallet is cancelled: it takes no journal and no change.' },
+  WALLET_SUSPENDED: { status: 409, area: 'Wallets', meaning: 'The wallet is suspended: it accepts credits only.' },
+  ALREADY_VOID: { status: 409, area: 'Wallets', meaning: 'The wallet transaction is already void.' },
+  ACCOUNT_TERMINATED: { status: 409, area: 'Accounts', meaning: 'The account is terminated: nothing about it or its wallets changes any more.' },
+  ACCOUNT_SUSPENDED: { status: 409, area: 'Accounts', meaning: "The account is suspended: its wallets accept credits only." },
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -4,6 +4,7 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { TerminationInput } from '../activities/termination';
 
 const { ping } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
@@ -13,4 +14,48 @@ const { ping } = proxyActivities<Activities>({
 /** Health/smoke workflow: one activity round trip through a worker. */
 export async function pingWorkflow(name: string): Promise<string> {
   return await ping(name);
+}
+
+const { expireLots } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '10 seconds', maximumInterval: '5 minutes' },
+});
+
+/** Pages per run; what is left waits for the next run (the history of one run stays short). */
+const EXPIRY_PAGES_PER_RUN = 50;
+
+/**
+ * Daily (cron, id `ledger-expiry`): expired value leaves the balances through EXPIRY
+ * transactions (docs/money.md "Expiry"). Answers how many lots it expired.
+ */
+export async function ledgerExpiryWorkflow(): Promise<number> {
+  let total = 0;
+  for (let page = 0; page < EXPIRY_PAGES_PER_RUN; page++) {
+    const { expired, more } = await expireLots();
+    total += expired;
+    if (!more) break;
+  }
+  return total;
+}
+
+const termination = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+/**
+ * Account termination (workflow id `account-termination:<account id>`): the receivable book,
+ * then every wallet, move to the target account; the wallets are cancelled; the account is
+ * marked TERMINATED last. Every step is an idempotent activity (docs/money.md).
+ */
+export async function accountTerminationWorkflow(input: TerminationInput): Promise<void> {
+  let plan = await termination.planTermination(input);
+  if (plan.done) return;
+  await termination.moveReceivable(input);
+  // Again until none is left: a wallet made while the saga ran moves too.
+  while (plan.walletIds.length) {
+    for (const walletId of plan.walletIds) await termination.moveTerminatedWallet({ ...input, walletId });
+    plan = await termination.planTermination(input);
+  }
+  await termination.markTerminated(input);
 }

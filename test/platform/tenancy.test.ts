@@ -65,7 +65,7 @@ test('raw SQL without the organisation as a parameter is refused; with it, it ru
   expect(rows).toEqual([{ n: 1 }]);
 });
 
-test('ctx.sql statements must filter on organisation_id = $1, on the pool and in a transaction alike', async () => {
+test('ctx.sql statements must filter on organisation_id = $1 or insert it, on the pool and in a transaction alike', async () => {
   const url = process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(testState().dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
   const pool = new Pool({ connectionString: url, max: 1 });
   try {
@@ -75,6 +75,8 @@ test('ctx.sql statements must filter on organisation_id = $1, on the pool and in
       await expect(sql.rows('SELECT count(*)::int AS n FROM contacts WHERE code = $2', ['SHARED-CODE'])).rejects.toBeInstanceOf(TenancyViolation);
       // $1 must be the organisation, not merely appear: $10 does not count.
       await expect(sql.rows('SELECT 1 FROM contacts WHERE organisation_id = $10')).rejects.toBeInstanceOf(TenancyViolation);
+      // An INSERT must write the organisation column.
+      await expect(sql.rows('INSERT INTO contact_categories (id, name) VALUES ($2::uuid, $3)', [newId(), 'x'])).rejects.toBeInstanceOf(TenancyViolation);
     }
   } finally {
     await pool.end();

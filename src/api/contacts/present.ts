@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { ContactRecord, ContactSearchRow } from '../../domain/contacts/read';
 import { contactName, interactionStatus } from '../../domain/contacts/read';
 import { countryName } from '../../domain/contacts/countries';
+import { Money } from '../../domain/money';
 import { amount, epoch } from '../present';
 import type { contactDetail, contactSearchItem } from './responses';
 
@@ -105,19 +106,26 @@ export function presentContact(r: ContactRecord): z.input<typeof contactDetail> 
   };
 }
 
-export function presentSearchItem(r: ContactSearchRow): z.input<typeof contactSearchItem> {
+export function presentSearchItem(r: ContactSearchRow, money?: { rate: Money | null; alternativeCurrencyCode: string | null }): z.input<typeof contactSearchItem> {
   const c = r.contact;
   const account = r.primaryAccount;
+  const wallet = r.wallet;
   return {
     ...shared(c, r.nameFormat),
     ...(r.financials
       ? {
           financials: {
-            // Balances come from ledger entries, which the money issue adds: 0 until then, and no wallet.
+            // No invoices exist, so nothing is overdue (docs/money.md).
             account: account
-              ? { id: account.id, number: account.number, life_cycle_state: account.lifeCycleState, currency_code: account.currencyCode, overdue_amount: 0, balance: 0 }
+              ? { id: account.id, number: account.number, life_cycle_state: account.lifeCycleState, currency_code: account.currencyCode, overdue_amount: 0, balance: amount(account.balance) }
               : null,
-            wallet: null,
+            wallet: wallet
+              ? {
+                  id: wallet.id, code: wallet.code, life_cycle_state: wallet.lifeCycleState, balance: amount(wallet.balance),
+                  alternative_balance: money?.rate ? amount(new Money(wallet.balance).times(money.rate).toDecimalPlaces(4, 6)) : null,
+                  wallet_currency_code: wallet.currencyCode, alternative_currency_code: money?.alternativeCurrencyCode ?? null,
+                }
+              : null,
           },
         }
       : {}),

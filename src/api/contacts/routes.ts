@@ -4,6 +4,7 @@ import { bulkUpdateContacts } from '../../domain/contacts/bulk-update';
 import { createContact } from '../../domain/contacts/create';
 import { getContact } from '../../domain/contacts/read';
 import { searchContacts } from '../../domain/contacts/search';
+import { getSettings } from '../../domain/money/settings';
 import { setConsent, updateContact } from '../../domain/contacts/update';
 import type { AppDeps } from '../app';
 import { namedPage } from '../lists';
@@ -55,7 +56,10 @@ export function contactRoutes(_deps: AppDeps) {
       query: contactSearchQuery, response: contactSearchResponse,
       handler: async ({ ctx, query }) => {
         const { rows, total } = await searchContacts(ctx.sql, ctx.organisationId, query);
-        return namedPage('contacts', query, rows.map(presentSearchItem), total);
+        // The alternative currency's rate, only when financials are asked for.
+        const settings = query.financials ? await getSettings(ctx.db, ctx.organisationId) : null;
+        const money = settings ? { rate: settings.alternativeCurrencyRate, alternativeCurrencyCode: settings.alternativeCurrencyCode } : undefined;
+        return namedPage('contacts', query, rows.map((r) => presentSearchItem(r, money)), total);
       },
     }),
     route({

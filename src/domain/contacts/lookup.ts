@@ -1,4 +1,6 @@
 import type { Contact, Tx } from '../../db/client';
+import type { OrgSql } from '../../db/sql';
+import { contactStatementParams } from './read-statement';
 import { conflict, notFound } from '../errors';
 import { isId, normaliseId } from '../ids';
 import type { Ref } from './types';
@@ -35,4 +37,14 @@ export async function findContactByRef(tx: Tx, organisationId: string, ref: Ref)
 /** Anonymisation is irreversible: nothing may write personal data back afterwards. */
 export function assertNotAnonymized(contact: Contact, attribute?: string): void {
   if (contact.isAnonymized) throw conflict('CONTACT_ANONYMIZED', 'The contact is anonymized and cannot be changed', attribute);
+}
+
+const CONTACT_ID = `SELECT id FROM contacts WHERE organisation_id = $1 AND (id = $2::uuid OR code = $3::text)
+ORDER BY (id = $2::uuid) DESC NULLS LAST LIMIT 1`;
+
+/** The id of the contact a path names by id or code (the rule above), for reads on ctx.sql. */
+export async function findContactId(sql: OrgSql, idOrCode: string): Promise<string> {
+  const [row] = await sql.rows<{ id: string }>(CONTACT_ID, contactStatementParams(idOrCode));
+  if (!row) throw notFound('Contact');
+  return row.id;
 }

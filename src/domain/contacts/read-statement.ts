@@ -47,8 +47,16 @@ export const CONTACT_DOCUMENT = `json_build_object(
   'customFields', ${childList('f', 'contact_custom_fields', { key: 'key', value: 'value' }, 'f.key')}
 )`;
 
+/**
+ * Spend over the last 12 months (spec 2.1 total_spend): the contact's posted wallet debits
+ * (docs/money.md); purchases add theirs when they exist. Text, so no float carries it.
+ */
+const TOTAL_SPEND = `(SELECT COALESCE(SUM(t.amount), 0)::text FROM wallet_transactions t
+  WHERE t.organisation_id = c.organisation_id AND t.contact_id = c.id AND t.classification = 'DEBIT'
+    AND t.life_cycle_state = 'POSTED' AND t.created_at >= now() - interval '12 months')`;
+
 /** Parameters: $1 organisation, $2 the value if GUID-shaped (normalised) else null, $3 the value as given. */
-export const CONTACT_STATEMENT = `SELECT ${CONTACT_DOCUMENT} AS contact
+export const CONTACT_STATEMENT = `SELECT ${CONTACT_DOCUMENT} AS contact, ${TOTAL_SPEND} AS "totalSpend"
 FROM (
   SELECT * FROM contacts
   WHERE organisation_id = $1 AND (id = $2::uuid OR code = $3::text)
@@ -58,11 +66,16 @@ FROM (
 
 /**
  * The contacts of a search page ($2: their ids) as documents, each with its primary account
- * (`account`, null when it has none). Order is the caller's: it has the page's order.
+ * (`account`, null when it has none) and that account's first wallet that is not cancelled
+ * (`wallet`). Amounts as text. Order is the caller's: it has the page's order.
  */
 export const SEARCH_PAGE_STATEMENT = `SELECT ${CONTACT_DOCUMENT} AS contact,
-  (SELECT json_build_object('id', x.id, 'number', x.number, 'lifeCycleState', x.life_cycle_state, 'currencyCode', x.currency_code)
-     FROM accounts x WHERE x.contact_id = c.id AND x.organisation_id = c.organisation_id AND x.is_primary LIMIT 1) AS account
+  (SELECT json_build_object('id', x.id, 'number', x.number, 'lifeCycleState', x.life_cycle_state, 'currencyCode', x.currency_code, 'balance', x.balance::text)
+     FROM accounts x WHERE x.contact_id = c.id AND x.organisation_id = c.organisation_id AND x.is_primary LIMIT 1) AS account,
+  (SELECT json_build_object('id', w.id, 'code', w.code, 'lifeCycleState', w.life_cycle_state, 'currencyCode', w.currency_code, 'balance', w.balance::text)
+     FROM accounts x JOIN wallets w ON w.account_id = x.id AND w.organisation_id = x.organisation_id
+     WHERE x.contact_id = c.id AND x.organisation_id = c.organisation_id AND x.is_primary AND w.life_cycle_state <> 'CANCELLED'
+     ORDER BY w.created_at, w.id LIMIT 1) AS wallet
 FROM contacts c
 WHERE c.organisation_id = $1 AND c.id = ANY ($2::uuid[])`;
 

@@ -27,14 +27,6 @@ export function interactionStatus(lastActivityAt: Date, now = new Date()): 'REST
   return lastActivityAt < limit ? 'DORMANT' : 'RESTING';
 }
 
-/**
- * Spend over the last 12 months (spec 2.1 total_spend). Purchases do not exist yet, so it is
- * 0; the purchases issue replaces the body with the sum of the contact's posted purchases.
- */
-export async function totalSpendLast12Months(_contactId: string): Promise<Money> {
-  return new Money(0);
-}
-
 type IdName = { id: string; name: string };
 type Child<T> = Omit<T, 'organisationId' | 'contactId' | 'createdAt' | 'updatedAt'>;
 
@@ -72,10 +64,9 @@ export function fromJson(c: ContactJson): ContactDocument {
 }
 
 export async function getContact(sql: OrgSql, organisationId: string, idOrCode: string): Promise<ContactRecord> {
-  const [row] = await sql.rows<{ contact: ContactJson }>(CONTACT_STATEMENT, contactStatementParams(idOrCode));
+  const [row] = await sql.rows<{ contact: ContactJson; totalSpend: string }>(CONTACT_STATEMENT, contactStatementParams(idOrCode));
   if (!row) throw notFound('Contact');
-  const contact = fromJson(row.contact);
-  return { contact, nameFormat: await getNameDisplayFormat(sql, organisationId), totalSpend: await totalSpendLast12Months(contact.id) };
+  return { contact: fromJson(row.contact), nameFormat: await getNameDisplayFormat(sql, organisationId), totalSpend: new Money(row.totalSpend) };
 }
 
 /** A search hit as GET /contacts presents it. */
@@ -84,7 +75,9 @@ export interface ContactSearchRow {
   nameFormat: NameDisplayFormat;
   /** Asked for with `financials=true`. */
   financials: boolean;
-  primaryAccount: { id: string; number: string; lifeCycleState: string; currencyCode: string } | null;
+  primaryAccount: { id: string; number: string; lifeCycleState: string; currencyCode: string; balance: string } | null;
+  /** The primary account's first wallet that is not cancelled. */
+  wallet: { id: string; code: string; lifeCycleState: string; currencyCode: string; balance: string } | null;
   metrics: readonly string[];
   at: Date;
 }

@@ -53,13 +53,13 @@ export async function searchContacts(sql: OrgSql, organisationId: string, q: Con
     const [{ total }] = await sql.rows<{ total: number }>(`SELECT count(*)::int AS total FROM contacts c WHERE ${conditions(count, q).join(' AND ')}`, count.values);
     return { rows: [], total };
   }
-  const documents = await sql.rows<{ contact: ContactJson; account: ContactSearchRow['primaryAccount'] }>(SEARCH_PAGE_STATEMENT, [page.map((r) => r.id)]);
+  const documents = await sql.rows<{ contact: ContactJson; account: ContactSearchRow['primaryAccount']; wallet: ContactSearchRow['wallet'] }>(SEARCH_PAGE_STATEMENT, [page.map((r) => r.id)]);
   const byId = new Map(documents.map((d) => [d.contact.id, d]));
   const at = new Date();
   const rows = page.flatMap(({ id }) => {
     const found = byId.get(id);
     if (!found) return [];
-    return [{ contact: fromJson(found.contact), nameFormat, financials: q.financials === true, primaryAccount: found.account, metrics: q.metrics ?? [], at }];
+    return [{ contact: fromJson(found.contact), nameFormat, financials: q.financials === true, primaryAccount: found.account, wallet: found.wallet, metrics: q.metrics ?? [], at }];
   });
   return { rows, total: page[0].total };
 }

@@ -4,7 +4,7 @@
  * and its accounting periods (what finance controls); `reference_data` also covers the business
  * network, products and spend conditions (docs/money-reference.md "Scopes").
  */
-export const SCOPE_GROUPS = ['contacts', 'reference_data', 'settings', 'api_keys'] as const;
+export const SCOPE_GROUPS = ['contacts', 'accounts', 'reference_data', 'settings', 'wallets', 'api_keys'] as const;
 
 export const ALL_SCOPES = ['*'];
 

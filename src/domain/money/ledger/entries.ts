@@ -1,0 +1,112 @@
+// The three writes every movement of money is made of (docs/money.md): a transaction row, then
+// per book a credit (a new lot) or a debit (consuming lots). Each is one statement; the
+// wallet's cached balance changes in the statement that writes its entry.
+import type { OrgSql } from '../../../db/sql';
+import { newId } from '../../ids';
+import { Money, moneyText } from '../../money';
+import type { LockedWallet } from './wallet';
+
+export type Classification = 'CREDIT' | 'DEBIT' | 'TRANSFER' | 'VOID' | 'EXPIRY' | 'TOPUP';
+export type Cause = 'JOURNAL' | 'TRANSFER' | 'VOID' | 'EXPIRY' | 'TOPUP' | 'TERMINATION';
+
+export interface NewTransaction {
+  id: string;
+  contactId: string;
+  accountId: string;
+  walletId: string | null;
+  classification: Classification;
+  amount: Money;
+  description?: string | null;
+  spendConditionId?: string | null;
+  transactionDate: Date;
+  expirationDate?: Date | null;
+  createdBy: string;
+}
+
+const INSERT_TRANSACTION = `INSERT INTO wallet_transactions (id, organisation_id, contact_id, account_id, wallet_id, classification,
+  amount, description, spend_condition_id, transaction_date, expiration_date, created_by)
+VALUES ($2, $1, $3, $4, $5, $6, $7::numeric, $8, $9, $10, $11, $12)`;
+
+export async function recordTransaction(sql: OrgSql, t: NewTransaction): Promise<void> {
+  await sql.rows(INSERT_TRANSACTION, [
+    t.id, t.contactId, t.accountId, t.walletId, t.classification, moneyText(t.amount), t.description ?? null,
+    t.spendConditionId ?? null, t.transactionDate, t.expirationDate ?? null, t.createdBy,
+  ]);
+}
+
+export interface EntryCommon {
+  transactionId: string;
+  cause: Cause;
+  /** Unique per wallet: the same effect written twice fails (docs/money.md). */
+  idempotencyKey: string;
+  compensatesEntryId?: string | null;
+}
+
+export interface NewCredit extends EntryCommon {
+  amount: Money;
+  spendConditionId?: string | null;
+  validFrom?: Date | null;
+  validTo?: Date | null;
+}
+
+// The entry, its lot (less what pays debts the wallet still owes), and the cached balance.
+const CREDIT = `WITH e AS (
+  INSERT INTO ledger_entries (id, organisation_id, transaction_id, account_id, wallet_id, amount, cause, idempotency_key,
+    compensates_entry_id, spend_condition_id, valid_from, valid_to)
+  VALUES ($2, $1, $3, $4, $5, $6::numeric, $7, $8, $9, $10, $11, $12) RETURNING id
+), l AS (
+  INSERT INTO lots (entry_id, organisation_id, wallet_id, spend_condition_id, valid_from, valid_to, amount, covered, remaining)
+  SELECT e.id, $1, $5, $10, $11, $12, $6::numeric, $13::numeric, $6::numeric - $13::numeric FROM e RETURNING entry_id
+)
+UPDATE wallets SET balance = balance + $6::numeric, uncovered = uncovered - $13::numeric, updated_at = now()
+WHERE organisation_id = $1 AND id = $5 AND EXISTS (SELECT 1 FROM l)`;
+
+/** Credits the locked wallet; returns the entry id. A credit first pays what the wallet owes. */
+export async function creditWallet(sql: OrgSql, wallet: LockedWallet, c: NewCredit): Promise<string> {
+  const id = newId();
+  const covered = Money.min(c.amount, wallet.uncovered);
+  await sql.rows(CREDIT, [
+    id, c.transactionId, wallet.accountId, wallet.id, moneyText(c.amount), c.cause, c.idempotencyKey, c.compensatesEntryId ?? null,
+    c.spendConditionId ?? null, c.validFrom ?? null, c.validTo ?? null, moneyText(covered),
+  ]);
+  wallet.balance = wallet.balance.plus(c.amount);
+  wallet.uncovered = wallet.uncovered.minus(covered);
+  return id;
+}
+
+export interface Consumption {
+  lotEntryId: string;
+  amount: Money;
+}
+
+export interface NewDebit extends EntryCommon {
+  amount: Money;
+  consumptions: Consumption[];
+  /** The part no lot covers (allowed below zero). */
+  uncovered: Money;
+}
+
+// The entry, what it took from each lot, the lots' remainders, and the cached balance.
+const DEBIT = `WITH e AS (
+  INSERT INTO ledger_entries (id, organisation_id, transaction_id, account_id, wallet_id, amount, uncovered, cause, idempotency_key, compensates_entry_id)
+  VALUES ($2, $1, $3, $4, $5, -$6::numeric, $7::numeric, $8, $9, $10) RETURNING id
+), c AS (
+  INSERT INTO lot_consumptions (id, organisation_id, debit_entry_id, lot_entry_id, amount)
+  SELECT x.id, $1, e.id, x.lot, x.amount FROM e, unnest($11::uuid[], $12::uuid[], $13::numeric[]) AS x(id, lot, amount)
+  RETURNING lot_entry_id, amount
+), u AS (
+  UPDATE lots SET remaining = lots.remaining - c.amount FROM c WHERE lots.organisation_id = $1 AND lots.entry_id = c.lot_entry_id RETURNING 1
+)
+UPDATE wallets SET balance = balance - $6::numeric, uncovered = uncovered + $7::numeric, updated_at = now()
+WHERE organisation_id = $1 AND id = $5 AND EXISTS (SELECT 1 FROM e)`;
+
+export async function debitWallet(sql: OrgSql, wallet: LockedWallet, d: NewDebit): Promise<string> {
+  const id = newId();
+  await sql.rows(DEBIT, [
+    id, d.transactionId, wallet.accountId, wallet.id, moneyText(d.amount), moneyText(d.uncovered), d.cause, d.idempotencyKey,
+    d.compensatesEntryId ?? null, d.consumptions.map(() => newId()), d.consumptions.map((c) => c.lotEntryId), d.consumptions.map((c) => moneyText(c.amount)),
+  ]);
+  wallet.balance = wallet.balance.minus(d.amount);
+  wallet.uncovered = wallet.uncovered.plus(d.uncovered);
+  return id;
+}

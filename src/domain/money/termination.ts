@@ -1,0 +1,90 @@
+// The steps of account termination (docs/money.md "Account termination"), each one transaction
+// run by an activity of the account-termination workflow. Each is safe to repeat: a step
+// re-reads under its locks what is left to do, and its entries carry keys from the source.
+import { randomInt } from 'node:crypto';
+import type { Tx } from '../../db/client';
+import type { OrgSql } from '../../db/sql';
+import { audit, type AuditActor } from '../audit';
+import { conflict, invalid, notFound } from '../errors';
+import { newId } from '../ids';
+import { transferReceivable, transferWallet } from './ledger/transfer';
+import { recordMoneyChange } from './ledger/record';
+import { lockWallet } from './ledger/wallet';
+
+export interface TerminationPlan {
+  /** Terminated into this target already: nothing to do. */
+  done: boolean;
+  walletIds: string[];
+}
+
+/** The refusals of spec 4.2 / the issue: checked before the workflow starts and again inside it. */
+export async function planTermination(tx: Tx, accountId: string, targetId: string | undefined): Promise<TerminationPlan> {
+  const account = await tx.account.findFirst({ where: { id: accountId } });
+  if (!account) throw notFound('Account');
+  if (!targetId) throw invalid('transfer_to_account_id', 'Terminating an account needs transfer_to_account_id: its balances move there');
+  if (account.lifeCycleState === 'TERMINATED') {
+    if (account.terminatedToAccountId === targetId) return { done: true, walletIds: [] };
+    throw conflict('ACCOUNT_TERMINATED', 'The account is already terminated', 'life_cycle_state');
+  }
+  if (targetId === accountId) throw invalid('transfer_to_account_id', 'An account cannot transfer to itself');
+  const target = await tx.account.findFirst({ where: { id: targetId } });
+  if (!target) throw invalid('transfer_to_account_id', 'No such account in this organisation');
+  if (target.lifeCycleState === 'TERMINATED') throw invalid('transfer_to_account_id', 'The target account is terminated');
+  // No exchange rates exist between currencies (docs/money.md): only like moves to like.
+  if (target.currencyCode !== account.currencyCode) throw invalid('transfer_to_account_id', `The target account is in ${target.currencyCode}, this one in ${account.currencyCode}; no rate converts them`);
+  const wallets = await tx.wallet.findMany({ where: { accountId, lifeCycleState: { not: 'CANCELLED' } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true } });
+  return { done: false, walletIds: wallets.map((w) => w.id) };
+}
+
+export async function moveReceivable(sql: OrgSql, actor: AuditActor, accountId: string, targetId: string): Promise<string> {
+  return (await transferReceivable(sql, actor, accountId, targetId, `termination:${accountId}:account`)).toFixed();
+}
+
+const TARGET_ACCOUNT = `SELECT id FROM accounts WHERE organisation_id = $1 AND id = $2::uuid FOR UPDATE`;
+const TARGET_WALLET = `SELECT id FROM wallets WHERE organisation_id = $1 AND account_id = $2::uuid AND currency_code = $3 AND life_cycle_state <> 'CANCELLED'
+ORDER BY created_at, id LIMIT 1`;
+const NEW_WALLET = `INSERT INTO wallets (id, organisation_id, account_id, code, currency_code, updated_at)
+VALUES ($2, $1, $3, $4, $5, now())`;
+const CANCEL = `UPDATE wallets SET life_cycle_state = 'CANCELLED', cancelled_at = now(), updated_at = now() WHERE organisation_id = $1 AND id = $2::uuid`;
+
+/** Moves one wallet into the target's wallet of its currency (made when missing), then cancels it. */
+export async function moveWallet(sql: OrgSql, actor: AuditActor, walletId: string, targetAccountId: string): Promise<string> {
+  const from = await lockWallet(sql, walletId);
+  if (from.lifeCycleState === 'CANCELLED') return '0';
+  // The target account's row serialises the "find or make its wallet" of concurrent steps.
+  await sql.rows(TARGET_ACCOUNT, [targetAccountId]);
+  let [target] = await sql.rows<{ id: string }>(TARGET_WALLET, [targetAccountId, from.currencyCode]);
+  if (!target) {
+    target = { id: newId() };
+    await sql.rows(NEW_WALLET, [target.id, targetAccountId, walletCode(), from.currencyCode]);
+  }
+  const to = await lockWallet(sql, target.id);
+  const moved = await transferWallet(sql, actor, from, to, `termination:${walletId}`);
+  await sql.rows(CANCEL, [walletId]);
+  return moved.toFixed();
+}
+
+const MARK = `UPDATE accounts SET life_cycle_state = 'TERMINATED', terminated_to_account_id = $3::uuid, terminated_at = now(), updated_at = now()
+WHERE organisation_id = $1 AND id = $2::uuid AND life_cycle_state <> 'TERMINATED' RETURNING id`;
+
+export async function markTerminated(sql: OrgSql, actor: AuditActor, accountId: string, targetId: string): Promise<void> {
+  const changed = await sql.rows(MARK, [accountId, targetId]);
+  if (changed.length) await recordMoneyChange(sql, actor, { action: 'TERMINATE', entityType: 'account', entityId: accountId, changes: { transfer_to_account_id: targetId } });
+}
+
+/** 16 random digits; a clash with an existing code fails the step, which its retry redoes. */
+function walletCode(): string {
+  return String(randomInt(1, 10)) + Array.from({ length: 15 }, () => randomInt(0, 10)).join('');
+}
+
+/** ACTIVE ⇄ SUSPENDED (docs/accounts.md); the current state again changes nothing; TERMINATED is final. */
+export async function moveAccount(tx: Tx, actor: AuditActor, accountId: string, to: 'ACTIVE' | 'SUSPENDED'): Promise<{ id: string }> {
+  await tx.$queryRaw`SELECT id FROM accounts WHERE organisation_id = ${actor.organisationId}::uuid AND id = ${accountId}::uuid FOR UPDATE`;
+  const account = await tx.account.findFirst({ where: { id: accountId } });
+  if (!account) throw notFound('Account');
+  if (account.lifeCycleState === to) return { id: accountId };
+  if (account.lifeCycleState === 'TERMINATED') throw conflict('INVALID_STATE_TRANSITION', `An account cannot move from TERMINATED to ${to}`, 'life_cycle_state');
+  await tx.account.update({ where: { id: accountId }, data: { lifeCycleState: to } });
+  await audit(tx, actor, { action: 'MOVE', entityType: 'account', entityId: accountId, changes: { from: account.lifeCycleState, to } });
+  return { id: accountId };
+}
