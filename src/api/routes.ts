@@ -1,4 +1,5 @@
 import type { AppDeps } from './app';
+import { accountRoutes } from './accounts/routes';
 import { accountingPeriodRoutes } from './accounting-periods/routes';
 import { contactPaymentRoutes } from './contact-payment-methods/routes';
 import { contactRoutes } from './contacts/routes';
@@ -26,6 +27,7 @@ export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDe
     ...productRoutes(),
     ...spendConditionRoutes(),
     ...accountingPeriodRoutes(),
+    ...accountRoutes(),
     ...walletRoutes(),
     accountLifeCycleRoute(deps),
   ];

@@ -47,6 +47,9 @@ export const ERROR_CODES = {
   ALREADY_VOID: { status: 409, area: 'Wallets', meaning: 'The wallet transaction is already void.' },
   ACCOUNT_TERMINATED: { status: 409, area: 'Accounts', meaning: 'The account is terminated: nothing about it or its wallets changes any more.' },
   ACCOUNT_SUSPENDED: { status: 409, area: 'Accounts', meaning: "The account is suspended: its wallets accept credits only." },
+  PRIMARY_REQUIRED: { status: 409, area: 'Accounts', meaning: 'A contact keeps one primary account: make another one primary instead of unsetting it.' },
+  ALREADY_MEMBER: { status: 409, area: 'Accounts', meaning: 'The account is already a member of an account group (a member belongs to one group).' },
+  GROUP_CYCLE: { status: 409, area: 'Accounts', meaning: 'The account already funds the group, directly or through other groups: the groups would form a loop.' },
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

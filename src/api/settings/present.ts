@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { LimitRule } from '../../domain/money/limit-rules';
 import type { Settings } from '../../domain/money/settings';
 import { amount, epoch } from '../present';
 import type { settingsResponse } from './schemas';
@@ -11,12 +12,17 @@ export function presentSettings(s: Settings): z.input<typeof settingsResponse> {
     credit_limit_min: amount(s.creditLimitMin),
     credit_limit_max: amount(s.creditLimitMax),
     default_wallet_minimum_balance: amount(s.defaultWalletMinimumBalance),
-    limit_rules: s.limitRules.map((r) => ({
-      period: r.period,
-      transaction_type: r.transactionType,
-      minimum_amount: amount(r.minimumAmount),
-      maximum_amount: amount(r.maximumAmount),
-    })),
+    limit_rules: presentLimitRules(s.limitRules),
     updated_on: epoch(s.updatedAt),
   };
+}
+
+/** The settings' global rules and a wallet's own (account financials) leave in one form. */
+export function presentLimitRules(rules: LimitRule[]): z.input<typeof settingsResponse>['limit_rules'] {
+  return rules.map((r) => ({
+    period: r.period,
+    transaction_type: r.transactionType,
+    minimum_amount: amount(r.minimumAmount),
+    maximum_amount: amount(r.maximumAmount),
+  }));
 }

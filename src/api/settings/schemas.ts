@@ -68,7 +68,7 @@ export const settingsBody = z.strictObject({
   limit_rules: limitRules.optional().meta({ description: 'Global limit rules: apply to wallets without rules of their own. Replaces the list.' }),
 });
 
-const limitRuleOut = z.object({
+export const limitRuleOut = z.object({
   period: z.enum(['DAILY', 'ANNUAL']),
   transaction_type: z.enum(['DEBIT', 'TRANSFER']),
   minimum_amount: z.number().nullable(),

@@ -1,11 +1,13 @@
 // Accounts made together with a contact (spec 2.1 `accounts[]`, `create_default_account`).
-// The accounts issue adds the rest of the account's life; the rules here are the ones of
-// creation: exactly one primary per contact, a generated number unique in the organisation,
-// system defaults for what the input leaves out.
-import { randomInt } from 'node:crypto';
+// The rest of an account's life is src/domain/accounts; the rules here are the ones of
+// creation, shared with POST /contacts/{id}/accounts: exactly one primary per contact, a
+// generated number unique in the organisation, the settings' currency and credit-limit range.
 import type { Tx } from '../../db/client';
+import { freeAccountNumber } from '../accounts/numbers';
+import { checkCreditLimit } from '../accounts/rules';
 import { invalid } from '../errors';
 import { newId } from '../ids';
+import { getSettings } from '../money/settings';
 import { findAccountClassification } from '../reference';
 import { CONTACT_DEFAULTS } from './defaults';
 import { checkOnePrimary, primaryFlags } from './normalise';
@@ -21,6 +23,9 @@ export interface NewAccountsContext {
 /** Creates the accounts of a new contact; returns their ids in input order. */
 export async function createAccounts(tx: Tx, ctx: NewAccountsContext, inputs: AccountInput[]): Promise<string[]> {
   checkOnePrimary(inputs, 'accounts');
+  if (!inputs.length) return [];
+  const settings = await getSettings(tx, ctx.organisationId);
+  inputs.forEach((a, i) => checkCreditLimit(settings, a.credit_limit, `accounts.${i}.credit_limit`));
   const primary = primaryFlags(inputs);
   const ids: string[] = [];
   for (const [i, a] of inputs.entries()) {
@@ -34,7 +39,7 @@ export async function createAccounts(tx: Tx, ctx: NewAccountsContext, inputs: Ac
         name: a.name ?? null,
         isPrimary: primary[i],
         lifeCycleState: CONTACT_DEFAULTS.accountLifeCycleState,
-        currencyCode: a.currency_code ?? CONTACT_DEFAULTS.accountCurrencyCode,
+        currencyCode: a.currency_code ?? settings.systemCurrencyCode,
         classificationId: await classificationId(tx, ctx.organisationId, a, `accounts.${i}`),
         creditLimit: a.credit_limit ?? null,
         creditRating: a.credit_rating ?? null,
@@ -61,19 +66,4 @@ async function classificationId(tx: Tx, organisationId: string, a: AccountInput,
   }
   if (a.classification !== undefined) return (await findAccountClassification(tx, organisationId, a.classification, `${attribute}.classification`)).id;
   return null;
-}
-
-/**
- * A random number not yet used in the organisation. Random rather than a sequence so numbers
- * reveal nothing about volumes; ten digits make a clash rare, and the unique index still
- * decides a race.
- */
-export async function freeAccountNumber(tx: Tx, organisationId: string): Promise<string> {
-  const digits = CONTACT_DEFAULTS.accountNumberDigits;
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const number = String(randomInt(1, 10)) + Array.from({ length: digits - 1 }, () => randomInt(0, 10)).join('');
-    const taken = await tx.account.findFirst({ where: { organisationId, number }, select: { id: true } });
-    if (!taken) return number;
-  }
-  throw new Error('No free account number found after 10 attempts');
 }

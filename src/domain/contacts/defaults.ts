@@ -3,8 +3,6 @@
 // docs/contacts.md.
 
 export const CONTACT_DEFAULTS = {
-  /** Currency of an account whose input names none. */
-  accountCurrencyCode: 'EUR',
   /** Name of the account made by `create_default_account`. */
   defaultAccountName: 'Default account',
   accountLifeCycleState: 'ACTIVE',
