@@ -6,7 +6,7 @@
  *    :delta WHERE aid = :aid`) at 1, 10 and 50 clients on the same database, TPS each.
  * 2. The service (a child process, as bench/contacts.ts runs it): POST /journals credits spread
  *    over BENCH_WALLETS wallets at 1, 10 and 50 connections; journals/s, p50/p99, server CPU.
- * 3. 50 connections debiting ONE wallet that holds 1,000.00 by 1.00 each: exactly 1,000 succeed,
+ * 3. 50 connections debiting ONE wallet that holds 500.00 by 1.00 each: exactly 500 succeed,
  *    the rest answer 409, the balance ends at 0, and the ledger check finds nothing.
  *
  * Knobs: BENCH_SECONDS (8), BENCH_WALLETS (200), BENCH_API_ONLY is not used (one process).
@@ -80,7 +80,7 @@ async function main() {
     }
 
     const hammered = await post(`/accounts/${account.id}/wallets`, {});
-    await post('/journals', { wallet_id: hammered, amount: 1000, type: 'CREDIT' });
+    await post('/journals', { wallet_id: hammered, amount: 500, type: 'CREDIT' });
     const hammer = await runLoad({ name: 'one wallet', url: `${base}/journals`, method: 'POST', connections: 50, seconds: SECONDS, headers,
       next: () => ({ body: JSON.stringify({ wallet_id: hammered, amount: 1, type: 'DEBIT' }) }) });
     const wallet = await db.wallet.findUniqueOrThrow({ where: { id: hammered } });
@@ -96,8 +96,8 @@ async function main() {
       log(`| ${clients} | ${tps.get(clients)!.toFixed(0)} | ${r.perSecond.toFixed(0)} | ${(ratio * 100).toFixed(0)}% | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors + r.non2xx} | ${cpu.toFixed(2)} |`);
     }
     log('');
-    log(`One wallet, 50 connections debiting 1.00 from 1,000.00 for ${SECONDS} s: ${debits} debits accepted, ${hammer.statusCodes['409'] ?? 0} refused (409), balance ${wallet.balance.toFixed()}, ledger check ${violations.length ? `FAILED: ${JSON.stringify(violations.slice(0, 3))}` : 'holds'}.`);
-    log(`Aim: journals/s >= 50% of pgbench TPS at 50 clients with p99 < 50 ms; zero overspend (${wallet.balance.isNegative() || debits > 1000 ? 'OVERSPENT' : 'no overspend'}).`);
+    log(`One wallet, 50 connections debiting 1.00 from 500.00 for ${SECONDS} s: ${debits} debits accepted, ${hammer.statusCodes['409'] ?? 0} refused (409), balance ${wallet.balance.toFixed()}, ledger check ${violations.length ? `FAILED: ${JSON.stringify(violations.slice(0, 3))}` : 'holds'}.`);
+    log(`Aim: journals/s >= 50% of pgbench TPS at 50 clients with p99 < 50 ms; zero overspend (${wallet.balance.isNegative() || debits > 500 ? 'OVERSPENT' : 'no overspend'}).`);
   } finally {
     await db.$disconnect();
     await service.stop();

@@ -59,3 +59,13 @@ export function pagingQuery<const S extends readonly [string, ...string[]]>(sort
       .default('DESC'),
   });
 }
+
+/** The postal lines every address read shows (billing addresses, locations). */
+export const postalAddressOut = {
+  address_line_1: z.string().nullable(),
+  address_line_2: z.string().nullable(),
+  state_province_county: z.string().nullable(),
+  town_city: z.string().nullable(),
+  postal_code: z.string().nullable(),
+  country_code: z.string().nullable(),
+};

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { namedList } from '../lists';
 import { limitRuleOut } from '../settings/schemas';
-import { pagingQuery, zAmount, zBool, zCurrency, zId } from '../validation';
+import { pagingQuery, postalAddressOut, zAmount, zBool, zCurrency, zId } from '../validation';
 
 const name = z.string().trim().min(1).max(200);
 const creditLimit = zAmount
@@ -90,15 +90,7 @@ const financialWallet = z.object({
   auto_topup: z.object({ threshold: money, amount: money, payment_method: z.string(), payment_method_id: z.string().nullable() }).nullable(),
 });
 
-const billingAddress = z.object({
-  id: z.string(),
-  address_line_1: z.string().nullable(),
-  address_line_2: z.string().nullable(),
-  state_province_county: z.string().nullable(),
-  town_city: z.string().nullable(),
-  postal_code: z.string().nullable(),
-  country_code: z.string().nullable(),
-});
+const billingAddress = z.object({ id: z.string(), ...postalAddressOut });
 
 export const accountFinancials = z.object({
   name: z.string().nullable(),

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { zCountryCode } from '../contacts/schemas';
 import { contentList } from '../lists';
-import { pagingQuery, zId } from '../validation';
+import { pagingQuery, postalAddressOut, zId } from '../validation';
 
 export const UNIT_TYPES = ['MERCHANT', 'VENUE', 'SUBSIDIARY'] as const;
 
@@ -73,12 +73,7 @@ export const unitListQuery = pagingQuery(['name', 'code', 'type', 'created_on'])
 
 export const locationItem = z.object({
   name: z.string(),
-  address_line_1: z.string().nullable(),
-  address_line_2: z.string().nullable(),
-  state_province_county: z.string().nullable(),
-  town_city: z.string().nullable(),
-  postal_code: z.string().nullable(),
-  country_code: z.string().nullable(),
+  ...postalAddressOut,
   lat: z.number().nullable(),
   lon: z.number().nullable(),
   googlePlaceId: z.string().nullable(),
