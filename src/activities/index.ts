@@ -6,7 +6,8 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail';
-import { ledgerActivities } from './ledger';
+import { testGateway, type PaymentGateway } from '../payments/gateway';
+import { ledgerActivities, topupActivities } from './ledger';
 import { terminationActivities } from './termination';
 
 export interface ActivityDeps {
@@ -14,12 +15,15 @@ export interface ActivityDeps {
   mail: Mailer;
   config: Config;
   log: Logger;
+  /** The card gateway of top-ups; the built-in test gateway when absent. */
+  gateway?: PaymentGateway;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...ledgerActivities(deps.db),
     ...terminationActivities(deps.db),
+    ...topupActivities(deps.db, deps.gateway ?? testGateway),
     /** Health/smoke check: proves a worker is polling and activities run. */
     async ping(name: string): Promise<string> {
       return `pong: ${name}`;

@@ -4,7 +4,11 @@ import type { Db } from '../db/client';
 import { txSql } from '../db/sql';
 import { scopedClient } from '../db/tenancy';
 import type { AuditActor } from '../domain/audit';
+import { ApplicationFailure } from '@temporalio/common';
+import { Money } from '../domain/money';
 import { EXPIRED_LOTS, expireLot } from '../domain/money/ledger/expiry';
+import { creditTopup, planTopup, type TopupPlan } from '../domain/money/ledger/topup';
+import { GatewayUnavailable, type ChargeResult, type PaymentGateway } from '../payments/gateway';
 
 export const EXPIRY_PAGE = 200;
 
@@ -23,6 +27,37 @@ export function ledgerActivities(db: Db) {
         if (!amount.isZero()) expired++;
       }
       return { expired, more: lots.length === EXPIRY_PAGE };
+    },
+  };
+}
+
+export interface TopupInput {
+  organisationId: string;
+  /** The debit transaction that left the wallet under its threshold. */
+  causeId: string;
+}
+
+/** Auto top-up steps (docs/money.md "Auto top-up"); the gateway is outside the service. */
+export function topupActivities(db: Db, gateway: PaymentGateway) {
+  const inOrg = <T>(organisationId: string, fn: (sql: ReturnType<typeof txSql>) => Promise<T>) =>
+    scopedClient(db, organisationId).$transaction((tx) => fn(txSql(tx, organisationId)));
+  return {
+    async planTopup(input: TopupInput): Promise<TopupPlan | 'NOT_YET_VISIBLE'> {
+      return inOrg(input.organisationId, (sql) => planTopup(sql, input.causeId));
+    },
+    async chargeTopup(input: TopupInput & { amount: string; currencyCode: string; paymentMethod: string; paymentMethodId: string | null }): Promise<ChargeResult> {
+      try {
+        return await gateway.charge({ key: `topup:${input.causeId}`, amount: input.amount, currencyCode: input.currencyCode, paymentMethod: input.paymentMethod, paymentMethodId: input.paymentMethodId });
+      } catch (err) {
+        // An outage is retried by Temporal; the same key makes a retried charge the same charge.
+        if (err instanceof GatewayUnavailable) throw err;
+        throw ApplicationFailure.nonRetryable(String(err), 'GATEWAY_ERROR');
+      }
+    },
+    async creditTopup(input: TopupInput & { walletId: string; amount: string; chargeId: string }): Promise<void> {
+      await inOrg(input.organisationId, (sql) =>
+        creditTopup(sql, system(input.organisationId, 'auto-topup'), input.causeId, input.walletId, new Money(input.amount), input.chargeId),
+      );
     },
   };
 }

@@ -28,7 +28,7 @@ export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDe
     ...spendConditionRoutes(),
     ...accountingPeriodRoutes(),
     ...accountRoutes(),
-    ...walletRoutes(),
+    ...walletRoutes(deps),
     accountLifeCycleRoute(deps),
   ];
 }

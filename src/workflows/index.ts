@@ -5,6 +5,8 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { TerminationInput } from '../activities/termination';
+import type { TopupInput } from '../activities/ledger';
+import { sleep } from '@temporalio/workflow';
 
 const { ping } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
@@ -58,4 +60,28 @@ export async function accountTerminationWorkflow(input: TerminationInput): Promi
     plan = await termination.planTermination(input);
   }
   await termination.markTerminated(input);
+}
+
+const topup = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+/**
+ * Auto top-up (workflow id `wallet-topup:<debit transaction id>`), started before the debit
+ * commits: the debit is looked for until the request's transaction can no longer commit (its
+ * timeout is 30 s), so a debit that rolled back tops up nothing. Then the gateway charge (same
+ * key on every retry) and, when approved, the credit.
+ */
+export async function walletTopupWorkflow(input: TopupInput & { currencyCode: string }): Promise<'CREDITED' | 'DECLINED' | 'NOT_NEEDED'> {
+  let plan = await topup.planTopup(input);
+  for (let waited = 0; plan === 'NOT_YET_VISIBLE' && waited < 40; waited += 5) {
+    await sleep('5 seconds');
+    plan = await topup.planTopup(input);
+  }
+  if (plan === null || plan === 'NOT_YET_VISIBLE') return 'NOT_NEEDED';
+  const charged = await topup.chargeTopup({ ...input, ...plan });
+  if (charged.outcome !== 'APPROVED') return 'DECLINED';
+  await topup.creditTopup({ ...input, walletId: plan.walletId, amount: plan.amount, chargeId: charged.chargeId });
+  return 'CREDITED';
 }

@@ -1,5 +1,6 @@
 // POST and GET /contacts/{id}/accounts: defaults from the settings and the contact, one primary
 // per contact, the rules' 400/409 naming the field, and the list with its first live wallet.
+import { checkLedger } from '../../src/domain/money/ledger/check';
 import type { Db } from '../../src/db/client';
 import { scopedClient } from '../../src/db/tenancy';
 import { api } from '../support/api';
@@ -20,6 +21,9 @@ beforeAll(async () => {
   expect(settings.status).toBe(200);
   ann = await contactWithAddresses(a.secretKey, db);
 });
+
+// Every money test ends with the ledger's invariants (docs/money.md "Proof").
+afterEach(async () => expect(await checkLedger(root, a.organisationId)).toEqual([]));
 
 afterAll(async () => {
   await root?.$disconnect();

@@ -1,5 +1,6 @@
 // GET /accounts/{id}/financials: the account's figures, every wallet with the ledger's figures
 // and the settings' defaults where it sets none, and the latest closed accounting period.
+import { checkLedger } from '../../src/domain/money/ledger/check';
 import type { Db } from '../../src/db/client';
 import { scopedClient } from '../../src/db/tenancy';
 import { api } from '../support/api';
@@ -18,6 +19,9 @@ beforeAll(async () => {
   const settings = { default_wallet_minimum_balance: -20, limit_rules: [{ period: 'DAILY', transaction_type: 'DEBIT', maximum_amount: 300 }] };
   expect((await api('PUT', '/settings', { key: a.secretKey, body: settings })).status).toBe(200);
 });
+
+// Every money test ends with the ledger's invariants (docs/money.md "Proof").
+afterEach(async () => expect(await checkLedger(root, a.organisationId)).toEqual([]));
 
 afterAll(async () => {
   await root?.$disconnect();

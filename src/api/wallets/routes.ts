@@ -10,6 +10,7 @@ import { createWallet, moveWallet, updateWallet } from '../../domain/wallets/wal
 import { notFound } from '../../domain/errors';
 import { contactParams } from '../contacts/schemas';
 import { contentPage } from '../lists';
+import type { AppDeps } from '../app';
 import { route, type RequestContext, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
 import { presentBalance, presentContactWallet, presentTransaction } from './present';
@@ -21,11 +22,17 @@ const TAG = 'Wallets';
 const read = { scope: 'wallets:read' } as const;
 const write = { scope: 'wallets:write' } as const;
 
-function money(ctx: RequestContext): MoneyContext {
-  return { sql: ctx.sql, actor: actorOf(ctx), settings: () => getSettings(ctx.db, ctx.organisationId) };
-}
+export function walletRoutes(deps: AppDeps): RouteDef[] {
+  const money = (ctx: RequestContext): MoneyContext => ({
+    sql: ctx.sql,
+    actor: actorOf(ctx),
+    settings: () => getSettings(ctx.db, ctx.organisationId),
+    startTopup: async (causeId, currencyCode) => {
+      const input = { organisationId: ctx.organisationId, causeId, currencyCode };
+      await deps.workflows.workflow.start('walletTopupWorkflow', { workflowId: `wallet-topup:${causeId}`, taskQueue: ctx.config.TEMPORAL_TASK_QUEUE, args: [input] });
+    },
+  });
 
-export function walletRoutes(): RouteDef[] {
   return [
     route({
       method: 'post', path: '/accounts/{id}/wallets', operationId: 'createWallet', tag: TAG, auth: write,

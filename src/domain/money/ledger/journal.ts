@@ -10,6 +10,7 @@ import { creditWallet, debitWallet, recordTransaction } from './entries';
 import { checkLimits } from './limits';
 import { allocate } from './lots';
 import { recordMoneyChange } from './record';
+import { autoTopupOf } from './topup';
 import { lockWallet, type LockedWallet } from './wallet';
 
 export interface JournalInput {
@@ -29,6 +30,11 @@ export interface MoneyContext {
   actor: AuditActor;
   /** Loaded only when a wallet leaves a rule to the organisation. */
   settings: () => Promise<Settings>;
+  /**
+   * Starts the top-up workflow of a debit (topup.ts), before the debit commits: a crash after
+   * the commit cannot lose it, and a debit that rolls back tops up nothing.
+   */
+  startTopup?: (causeId: string, currencyCode: string) => Promise<void>;
 }
 
 const SPEND_CONDITION = 'SELECT 1 AS found FROM spend_conditions WHERE organisation_id = $1 AND id = $2::uuid';
@@ -64,6 +70,8 @@ export async function postJournal(m: MoneyContext, input: JournalInput, now = ne
     }
     await recordTransaction(m.sql, { ...base, classification: 'DEBIT' });
     await debitWallet(m.sql, wallet, { transactionId: id, cause: 'JOURNAL', idempotencyKey: key, amount: input.amount, consumptions: allocation.consumptions, uncovered: allocation.shortfall });
+    const topup = autoTopupOf(wallet.autoTopup);
+    if (topup && m.startTopup && wallet.balance.lt(topup.threshold)) await m.startTopup(id, wallet.currencyCode);
   }
   await recordMoneyChange(
     m.sql, m.actor,

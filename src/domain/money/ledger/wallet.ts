@@ -20,11 +20,13 @@ export interface LockedWallet {
   limitRules: LimitRule[] | null;
   balance: Money;
   uncovered: Money;
+  /** The stored auto_topup, if any (topup.ts reads it). */
+  autoTopup: unknown;
 }
 
 const LOCK = `SELECT w.id, w.account_id AS "accountId", a.contact_id AS "contactId", w.currency_code AS "currencyCode",
   w.life_cycle_state AS "lifeCycleState", a.life_cycle_state AS "accountState", w.minimum_balance::text AS "minimumBalance",
-  w.limit_rules AS "limitRules", w.balance::text AS balance, w.uncovered::text AS uncovered
+  w.limit_rules AS "limitRules", w.balance::text AS balance, w.uncovered::text AS uncovered, w.auto_topup AS "autoTopup"
 FROM wallets w JOIN accounts a ON a.id = w.account_id AND a.organisation_id = w.organisation_id
 WHERE w.organisation_id = $1 AND w.id = $2::uuid
 FOR UPDATE OF w`;
