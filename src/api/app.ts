@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import express, { type Request, type Response } from 'express';
 import type { Config } from '../config';
 import type { Database, Tx } from '../db/client';
-import { poolSql, txSql, type OrgSql } from '../db/sql';
+import { clientSql, poolSql, txSql, type OrgSql } from '../db/sql';
 import { scopedClient } from '../db/tenancy';
 import { AppError, invalid } from '../domain/errors';
 import type { Logger } from '../log';
@@ -118,7 +118,13 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
   let result: unknown;
   try {
     const prepared = def.prepare ? await def.prepare({ ctx: { ...base, db, sql }, params, query, body }) : undefined;
-    if (runsInTransaction(def)) {
+    if (runsInTransaction(def) && def.transaction === 'sql') {
+      result = await inSqlTransaction(p, organisationId, async (txSql) => {
+        const out = await def.handler({ ctx: { ...base, db: NO_DATABASE_IN_SQL, sql: txSql }, params, query, body, prepared });
+        if (scope) await p.idempotency.completeSql(scope, stored(out), txSql);
+        return out;
+      });
+    } else if (runsInTransaction(def)) {
       result = await db.$transaction(async (tx) => {
         const out = await def.handler({ ctx: { ...base, db: tx, sql: txSql(tx, organisationId) }, params, query, body, prepared });
         // The replayable response commits with the change it describes.
@@ -158,6 +164,35 @@ const NO_DATABASE = new Proxy({} as Tx, {
     throw new Error('This route has no organisation: use the identity functions with the unscoped client');
   },
 });
+
+/** In a `transaction: 'sql'` route another connection could wait on ours (embedded database). */
+const NO_DATABASE_IN_SQL = new Proxy({} as Tx, {
+  get() {
+    throw new Error("A transaction: 'sql' route uses ctx.sql only");
+  },
+});
+
+/**
+ * The pipeline's own pg transaction: one connection from the shared pool, the same limits as
+ * TRANSACTION (wait for a connection, then at most 30 s per statement).
+ */
+async function inSqlTransaction<T>(p: Pipeline, organisationId: string, fn: (sql: OrgSql) => Promise<T>): Promise<T> {
+  const { pool, namedStatements } = p.deps.database;
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${TRANSACTION.timeout}`);
+    const out = await fn(clientSql(client, organisationId, namedStatements));
+    await client.query('COMMIT');
+    return out;
+  } catch (err) {
+    // A connection that cannot even roll back is dropped, not returned to the pool.
+    await client.query('ROLLBACK').catch(() => (broken = true));
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
 
 const NO_SQL: OrgSql = {
   rows() {

@@ -70,8 +70,10 @@ export interface RouteDef<
   /**
    * POST, PUT and DELETE run their handler in one transaction the pipeline opens (and commits
    * after the handler returns); `false` opts out, for writes that are not database writes.
+   * `'sql'`: the transaction is a pg connection of the pipeline's own, for handlers that use
+   * only `ctx.sql` (the ledger: docs/money.md "The write path"); `ctx.db` is then unavailable.
    */
-  transaction?: boolean;
+  transaction?: boolean | 'sql';
   /**
    * Slow work that must not hold a transaction (password hashing), run after validation and
    * before the transaction opens; its result reaches the handler as `prepared`.

@@ -11,7 +11,7 @@
 // integer columns: those arrive identically on both paths. Numeric and bigint columns do not
 // (pg gives text, Prisma a Decimal/BigInt), so cast them in SQL or read them through Prisma.
 import { createHash } from 'node:crypto';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { TenancyViolation } from './tenancy';
 import type { Tx } from './client';
 
@@ -47,6 +47,20 @@ export function poolSql(pool: Pool, organisationId: string, named = true): OrgSq
     async rows<T>(text: string, params: readonly unknown[] = []) {
       assertScoped(text);
       const result = await pool.query({ name: named ? statementName(text) : undefined, text, values: [organisationId, ...params] });
+      return result.rows as T[];
+    },
+  };
+}
+
+/**
+ * On one checked-out connection: the pipeline's own pg transaction for routes declared
+ * `transaction: 'sql'` (docs/money.md "The write path").
+ */
+export function clientSql(client: PoolClient, organisationId: string, named = true): OrgSql {
+  return {
+    async rows<T>(text: string, params: readonly unknown[] = []) {
+      assertScoped(text);
+      const result = await client.query({ name: named ? statementName(text) : undefined, text, values: [organisationId, ...params] });
       return result.rows as T[];
     },
   };

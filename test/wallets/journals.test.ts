@@ -158,3 +158,21 @@ test('the contact read and search show the money: total_spend of the last 12 mon
     wallet: expect.objectContaining({ id: walletId, balance: 69.5, wallet_currency_code: 'EUR', alternative_balance: null }),
   });
 });
+
+test('a journal retried with the same Idempotency-Key is written once and answered the same', async () => {
+  const { accountId } = await contactWithAccount(key, db);
+  const walletId = await newWallet(key, accountId);
+  const body = { wallet_id: walletId, amount: 3, type: 'CREDIT' };
+  const headers = { 'idempotency-key': `journal-${Date.now()}` };
+  const first = await api('POST', '/journals', { key, body, headers });
+  const again = await api('POST', '/journals', { key, body, headers });
+  expect([first.status, again.status, again.headers['idempotent-replayed']]).toEqual([200, 200, 'true']);
+  expect(again.body.id).toBe(first.body.id);
+  expect(await db.walletTransaction.count({ where: { walletId } })).toBe(1);
+  // A refusal is remembered too, and nothing is half-written.
+  const refused = { wallet_id: walletId, amount: 99, type: 'DEBIT' };
+  const h2 = { 'idempotency-key': `refused-${Date.now()}` };
+  expectError(await api('POST', '/journals', { key, body: refused, headers: h2 }), 409, 'INSUFFICIENT_BALANCE', 'amount');
+  expectError(await api('POST', '/journals', { key, body: refused, headers: h2 }), 409, 'INSUFFICIENT_BALANCE', 'amount');
+  expect(await db.walletTransaction.count({ where: { walletId } })).toBe(1);
+});

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db, Tx } from '../../db/client';
+import type { OrgSql } from '../../db/sql';
 import { AppError, conflict, invalid } from '../../domain/errors';
 
 /** One key of one credential of one organisation. */
@@ -64,6 +65,14 @@ export class Idempotency {
       where: { organisationId_credentialId_key: record },
       data: { statusCode: response.status, responseBody: response.body as object },
     });
+  }
+
+  /** The same, on the pg transaction of a `transaction: 'sql'` route. */
+  async completeSql(record: IdempotencyKeyRef, response: StoredResponse, sql: OrgSql): Promise<void> {
+    await sql.rows(
+      'UPDATE idempotency_records SET status_code = $4, response_body = $5::jsonb WHERE organisation_id = $1 AND credential_id = $2 AND key = $3',
+      [record.credentialId, record.key, response.status, JSON.stringify(response.body)],
+    );
   }
 
   /** A server error releases the key so that the caller's retry runs again. */

@@ -1,10 +1,10 @@
 // Wallets, journals and the contact's money (spec 4.1, 4.3; docs/money.md).
 import { actorOf } from '../../domain/audit';
-import { findContact, findContactId } from '../../domain/contacts/lookup';
+import { findContactId } from '../../domain/contacts/lookup';
 import { postJournal, type MoneyContext } from '../../domain/money/ledger/journal';
 import { contactTransactions, contactWallets, walletBalances, walletExists } from '../../domain/money/ledger/reads';
 import { voidTransaction } from '../../domain/money/ledger/void';
-import { getSettings } from '../../domain/money/settings';
+import { getSettings, getSettingsSql } from '../../domain/money/settings';
 import { getSpendConditions } from '../../domain/spend-conditions/read';
 import { createWallet, moveWallet, updateWallet } from '../../domain/wallets/wallets';
 import { notFound } from '../../domain/errors';
@@ -26,7 +26,7 @@ export function walletRoutes(deps: AppDeps): RouteDef[] {
   const money = (ctx: RequestContext): MoneyContext => ({
     sql: ctx.sql,
     actor: actorOf(ctx),
-    settings: () => getSettings(ctx.db, ctx.organisationId),
+    settings: () => getSettingsSql(ctx.sql),
     startTopup: async (causeId, currencyCode) => {
       const input = { organisationId: ctx.organisationId, causeId, currencyCode };
       await deps.workflows.workflow.start('walletTopupWorkflow', { workflowId: `wallet-topup:${causeId}`, taskQueue: ctx.config.TEMPORAL_TASK_QUEUE, args: [input] });
@@ -76,7 +76,7 @@ export function walletRoutes(deps: AppDeps): RouteDef[] {
       method: 'post', path: '/journals', operationId: 'postJournal', tag: TAG, auth: write,
       summary: 'Credit or debit a wallet',
       description: 'The answer `id` is the journal, which is also the wallet transaction the contact sees. 409 INSUFFICIENT_BALANCE, LIMIT_EXCEEDED, WALLET_CANCELLED, WALLET_SUSPENDED.',
-      body: journalBody, response: idResponse, errors: [404, 409],
+      body: journalBody, response: idResponse, errors: [404, 409], transaction: 'sql',
       example: { wallet_id: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10', amount: 25.5, type: 'CREDIT', description: 'Goodwill', valid_to: 1893456000 },
       handler: ({ ctx, body }) => postJournal(money(ctx), body),
     }),
@@ -102,11 +102,11 @@ export function walletRoutes(deps: AppDeps): RouteDef[] {
       method: 'post', path: '/contacts/{id}/wallet_transactions/{transaction_id}', operationId: 'voidWalletTransaction', tag: TAG, auth: write,
       summary: 'Void a wallet transaction',
       description: 'Appends compensating entries and marks it VOID. 409 ALREADY_VOID on a second void; INSUFFICIENT_BALANCE when part of a credit was already spent.',
-      params: voidParams, body: voidBody, response: idResponse, errors: [404, 409],
+      params: voidParams, body: voidBody, response: idResponse, errors: [404, 409], transaction: 'sql',
       example: { custom_fields: [{ key: 'reason', value: 'duplicate' }] },
       handler: async ({ ctx, params, body }) => {
-        const contact = await findContact(ctx.db, ctx.organisationId, params.id);
-        return voidTransaction(money(ctx), contact.id, params.transaction_id, body.custom_fields);
+        const contactId = await findContactId(ctx.sql, params.id);
+        return voidTransaction(money(ctx), contactId, params.transaction_id, body.custom_fields);
       },
     }),
   ];

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { settingsBody } from '../../api/settings/schemas';
 import type { OrganisationSetting, Tx } from '../../db/client';
+import type { OrgSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
 import { invalid } from '../errors';
 import { lockOrganisation } from '../locks';
@@ -104,6 +105,28 @@ function fromRow(row: OrganisationSetting): Settings {
     creditLimitMin: row.creditLimitMin,
     creditLimitMax: row.creditLimitMax,
     defaultWalletMinimumBalance: row.defaultWalletMinimumBalance,
+    limitRules: limitRulesFromJson(row.limitRules),
+    updatedAt: row.updatedAt,
+  };
+}
+
+const SETTINGS_ROW = `SELECT system_currency_code AS "systemCurrencyCode", alternative_currency_code AS "alternativeCurrencyCode",
+  alternative_currency_rate::text AS "alternativeCurrencyRate", credit_limit_min::text AS "creditLimitMin", credit_limit_max::text AS "creditLimitMax",
+  default_wallet_minimum_balance::text AS "defaultWalletMinimumBalance", limit_rules AS "limitRules", updated_at AS "updatedAt"
+FROM organisation_settings WHERE organisation_id = $1`;
+
+/** getSettings on ctx.sql, for the ledger's own transactions (they hold no Prisma client). */
+export async function getSettingsSql(sql: OrgSql): Promise<Settings> {
+  const [row] = await sql.rows<Record<string, string | null> & { limitRules: unknown; updatedAt: Date }>(SETTINGS_ROW);
+  if (!row) return { ...SETTINGS_DEFAULTS };
+  const money = (v: string | null) => (v === null ? null : new Money(v));
+  return {
+    systemCurrencyCode: row.systemCurrencyCode!,
+    alternativeCurrencyCode: row.alternativeCurrencyCode,
+    alternativeCurrencyRate: money(row.alternativeCurrencyRate),
+    creditLimitMin: money(row.creditLimitMin),
+    creditLimitMax: money(row.creditLimitMax),
+    defaultWalletMinimumBalance: new Money(row.defaultWalletMinimumBalance!),
     limitRules: limitRulesFromJson(row.limitRules),
     updatedAt: row.updatedAt,
   };
