@@ -6,7 +6,7 @@ import { createPrismaClient, type Db } from '../../src/db/client';
 // Type only: importing the module would load PGlite, which jest cannot run in-process.
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { Pool } from 'pg';
-import { poolSql, txSql } from '../../src/db/sql';
+import { clientSql, poolSql, txSql } from '../../src/db/sql';
 import { GLOBAL_MODELS, scopedClient, TenancyViolation } from '../../src/db/tenancy';
 import { newId } from '../../src/domain/ids';
 import { testState } from '../support/state';
@@ -65,12 +65,14 @@ test('raw SQL without the organisation as a parameter is refused; with it, it ru
   expect(rows).toEqual([{ n: 1 }]);
 });
 
-test('ctx.sql statements must filter on organisation_id = $1 or insert it, on the pool and in a transaction alike', async () => {
+test('ctx.sql statements must filter on organisation_id = $1 or insert it, on the pool, in a Prisma transaction and on a pipeline connection alike', async () => {
   const url = process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(testState().dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
-  const pool = new Pool({ connectionString: url, max: 1 });
+  const pool = new Pool({ connectionString: url, max: 2 });
+  const client = await pool.connect();
+  const named = Boolean(process.env.DATABASE_URL);
   try {
     const count = 'SELECT count(*)::int AS n FROM contacts WHERE organisation_id = $1 AND code = $2';
-    for (const sql of [poolSql(pool, mine, Boolean(process.env.DATABASE_URL)), txSql(scopedClient(root, mine), mine)]) {
+    for (const sql of [poolSql(pool, mine, named), txSql(scopedClient(root, mine), mine), clientSql(client, mine, named)]) {
       expect(await sql.rows(count, ['SHARED-CODE'])).toEqual([{ n: 1 }]);
       await expect(sql.rows('SELECT count(*)::int AS n FROM contacts WHERE code = $2', ['SHARED-CODE'])).rejects.toBeInstanceOf(TenancyViolation);
       // $1 must be the organisation, not merely appear: $10 does not count.
@@ -79,6 +81,7 @@ test('ctx.sql statements must filter on organisation_id = $1 or insert it, on th
       await expect(sql.rows('INSERT INTO contact_categories (id, name) VALUES ($2::uuid, $3)', [newId(), 'x'])).rejects.toBeInstanceOf(TenancyViolation);
     }
   } finally {
+    client.release();
     await pool.end();
   }
 });
