@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { createApp } from './api/app';
 import { createServer } from './api/server';
 import type { Config } from './config';

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import express, { type Request, type Response } from 'express';
 import type { Config } from '../config';
 import type { Database, Tx } from '../db/client';
-import { clientSql, poolSql, txSql, type OrgSql } from '../db/sql';
+import { pgSql, txSql, type OrgSql } from '../db/sql';
 import { scopedClient } from '../db/tenancy';
 import { AppError, invalid } from '../domain/errors';
 import type { Logger } from '../log';
@@ -100,7 +100,7 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
     config: p.deps.config,
   };
   const db = principal ? scopedClient(p.deps.database.prisma, organisationId) : NO_DATABASE;
-  const sql = principal ? poolSql(p.deps.database.pool, organisationId, p.deps.database.namedStatements) : NO_SQL;
+  const sql = principal ? pgSql(p.deps.database.pool, organisationId, p.deps.database.namedStatements) : NO_SQL;
 
   const key = req.method === 'POST' ? req.header('idempotency-key') : undefined;
   // Set only when this request carries a key and a credential to scope it to.
@@ -109,7 +109,7 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
     const replay = await p.idempotency.claim(scope, scope.key, fingerprint(req.method, req.originalUrl, req.body));
     if (replay) {
       res.setHeader('Idempotent-Replayed', 'true');
-      res.status(replay.status).json(replay.body);
+      sendJson(res, replay.status, replay.body);
       return;
     }
   }
@@ -158,23 +158,23 @@ function sendJson(res: Response, status: number, value: unknown): void {
 
 const ANONYMOUS: RequestContext['actor'] = { type: 'api_key', id: 'anonymous', kind: 'PUBLIC', scopes: [], isAdmin: false };
 
+/** A `ctx.db` that refuses every use, saying why. */
+const refusingDb = (why: string) =>
+  new Proxy({} as Tx, {
+    get() {
+      throw new Error(why);
+    },
+  });
+
 /** Routes without a credential have no organisation, so no database of one. */
-const NO_DATABASE = new Proxy({} as Tx, {
-  get() {
-    throw new Error('This route has no organisation: use the identity functions with the unscoped client');
-  },
-});
+const NO_DATABASE = refusingDb('This route has no organisation: use the identity functions with the unscoped client');
 
 /** In a `transaction: 'sql'` route another connection could wait on ours (embedded database). */
-const NO_DATABASE_IN_SQL = new Proxy({} as Tx, {
-  get() {
-    throw new Error("A transaction: 'sql' route uses ctx.sql only");
-  },
-});
+const NO_DATABASE_IN_SQL = refusingDb("A transaction: 'sql' route uses ctx.sql only");
 
 /**
- * The pipeline's own pg transaction: one connection from the shared pool, the same limits as
- * TRANSACTION (wait for a connection, then at most 30 s per statement).
+ * The pipeline's own pg transaction: one connection from the shared pool, each statement
+ * limited to TRANSACTION.timeout.
  */
 async function inSqlTransaction<T>(p: Pipeline, organisationId: string, fn: (sql: OrgSql) => Promise<T>): Promise<T> {
   const { pool, namedStatements } = p.deps.database;
@@ -182,7 +182,7 @@ async function inSqlTransaction<T>(p: Pipeline, organisationId: string, fn: (sql
   let broken = false;
   try {
     await client.query(`BEGIN; SET LOCAL statement_timeout = ${TRANSACTION.timeout}`);
-    const out = await fn(clientSql(client, organisationId, namedStatements));
+    const out = await fn(pgSql(client, organisationId, namedStatements));
     await client.query('COMMIT');
     return out;
   } catch (err) {

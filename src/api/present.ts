@@ -1,5 +1,5 @@
 /** Response helpers shared by resource groups: dates as epoch seconds, exact amounts as numbers. */
-import type { Money } from '../domain/money';
+import { Money } from '../domain/money';
 
 export function epoch(date: Date): number;
 export function epoch(date: Date | null | undefined): number | null;
@@ -15,4 +15,12 @@ export function amount(value: Money | string): number;
 export function amount(value: Money | string | null | undefined): number | null;
 export function amount(value: Money | string | null | undefined): number | null {
   return value === null || value === undefined ? null : Number(value.toString());
+}
+
+/**
+ * A figure in the organisation's alternative currency (points): times the settings' rate,
+ * rounded half-even to 4 places (docs/money.md); null while there is no alternative currency.
+ */
+export function alternativeAmount(rate: Money | null, value: Money | string): number | null {
+  return rate === null ? null : amount(new Money(value).times(rate).toDecimalPlaces(4, Money.ROUND_HALF_EVEN));
 }

@@ -9,7 +9,7 @@ import { ERROR_CODES, type ErrorCode } from '../domain/error-codes';
 import { planTermination } from '../domain/money/termination';
 import { z } from 'zod';
 import { actorOf } from '../domain/audit';
-import { moveAccount } from '../domain/money/termination';
+import { moveAccount } from '../domain/accounts/life-cycle';
 import type { AppDeps } from './app';
 import { route, type RequestContext, type RouteDef } from './route';
 import { idParams, idResponse, zId } from './validation';

@@ -37,30 +37,17 @@ function assertScoped(text: string): void {
 }
 
 /**
- * Outside a transaction: straight to the pool (one round trip, no ORM), as a named prepared
- * statement, so each connection parses and plans a statement once rather than on every call
- * (planning CONTACT_STATEMENT costs PostgreSQL about as much as running it). `named` is false on
- * the embedded database (Database.namedStatements).
+ * Straight to pg (one round trip, no ORM): on the pool for reads, or on the one connection that
+ * holds the pipeline's own transaction (`transaction: 'sql'`, docs/money.md "The write path").
+ * As a named prepared statement, so each connection parses and plans a statement once rather
+ * than on every call (planning CONTACT_STATEMENT costs PostgreSQL about as much as running it).
+ * `named` is false on the embedded database (Database.namedStatements).
  */
-export function poolSql(pool: Pool, organisationId: string, named = true): OrgSql {
+export function pgSql(pg: Pool | PoolClient, organisationId: string, named = true): OrgSql {
   return {
     async rows<T>(text: string, params: readonly unknown[] = []) {
       assertScoped(text);
-      const result = await pool.query({ name: named ? statementName(text) : undefined, text, values: [organisationId, ...params] });
-      return result.rows as T[];
-    },
-  };
-}
-
-/**
- * On one checked-out connection: the pipeline's own pg transaction for routes declared
- * `transaction: 'sql'` (docs/money.md "The write path").
- */
-export function clientSql(client: PoolClient, organisationId: string, named = true): OrgSql {
-  return {
-    async rows<T>(text: string, params: readonly unknown[] = []) {
-      assertScoped(text);
-      const result = await client.query({ name: named ? statementName(text) : undefined, text, values: [organisationId, ...params] });
+      const result = await pg.query({ name: named ? statementName(text) : undefined, text, values: [organisationId, ...params] });
       return result.rows as T[];
     },
   };

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 
 /**
  * UUIDv7 (RFC 9562): 48-bit millisecond timestamp, then random bits. Time-ordered ids keep
@@ -31,4 +31,12 @@ export function normaliseId(value: string): string {
 
 function formatUuid(hex: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * `length` random decimal digits without a leading zero: account numbers and wallet codes.
+ * Random rather than a sequence, so they reveal nothing about volumes.
+ */
+export function randomDigits(length: number): string {
+  return String(randomInt(1, 10)) + Array.from({ length: length - 1 }, () => randomInt(0, 10)).join('');
 }

@@ -6,7 +6,7 @@ import { createPrismaClient, type Db } from '../../src/db/client';
 // Type only: importing the module would load PGlite, which jest cannot run in-process.
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { Pool } from 'pg';
-import { clientSql, poolSql, txSql } from '../../src/db/sql';
+import { pgSql, txSql } from '../../src/db/sql';
 import { GLOBAL_MODELS, scopedClient, TenancyViolation } from '../../src/db/tenancy';
 import { newId } from '../../src/domain/ids';
 import { testState } from '../support/state';
@@ -72,7 +72,7 @@ test('ctx.sql statements must filter on organisation_id = $1 or insert it, on th
   const named = Boolean(process.env.DATABASE_URL);
   try {
     const count = 'SELECT count(*)::int AS n FROM contacts WHERE organisation_id = $1 AND code = $2';
-    for (const sql of [poolSql(pool, mine, named), txSql(scopedClient(root, mine), mine), clientSql(client, mine, named)]) {
+    for (const sql of [pgSql(pool, mine, named), txSql(scopedClient(root, mine), mine), pgSql(client, mine, named)]) {
       expect(await sql.rows(count, ['SHARED-CODE'])).toEqual([{ n: 1 }]);
       await expect(sql.rows('SELECT count(*)::int AS n FROM contacts WHERE code = $2', ['SHARED-CODE'])).rejects.toBeInstanceOf(TenancyViolation);
       // $1 must be the organisation, not merely appear: $10 does not count.

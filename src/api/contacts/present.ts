@@ -5,8 +5,8 @@ import type { z } from 'zod';
 import type { ContactRecord, ContactSearchRow } from '../../domain/contacts/read';
 import { contactName, interactionStatus } from '../../domain/contacts/read';
 import { countryName } from '../../domain/contacts/countries';
-import { Money } from '../../domain/money';
-import { amount, epoch } from '../present';
+import type { Money } from '../../domain/money';
+import { alternativeAmount, amount, epoch } from '../present';
 import type { contactDetail, contactSearchItem } from './responses';
 
 type Address = ContactRecord['contact']['addresses'][number];
@@ -122,7 +122,7 @@ export function presentSearchItem(r: ContactSearchRow, money?: { rate: Money | n
             wallet: wallet
               ? {
                   id: wallet.id, code: wallet.code, life_cycle_state: wallet.lifeCycleState, balance: amount(wallet.balance),
-                  alternative_balance: money?.rate ? amount(new Money(wallet.balance).times(money.rate).toDecimalPlaces(4, 6)) : null,
+                  alternative_balance: alternativeAmount(money?.rate ?? null, wallet.balance),
                   wallet_currency_code: wallet.currencyCode, alternative_currency_code: money?.alternativeCurrencyCode ?? null,
                 }
               : null,

@@ -5,14 +5,10 @@ import type { Settings } from '../../domain/money/settings';
 import type { Money } from '../../domain/money';
 import type { SpendConditionView } from '../../domain/spend-conditions/read';
 import { presentSpendCondition } from '../spend-conditions/present';
-import { amount, epoch } from '../present';
+import { alternativeAmount, amount, epoch } from '../present';
 import type { balanceItem, contactWallet, walletTransaction } from './responses';
 
-/** The figure in the alternative currency (points), rounded half-even to 4 places; null without one. */
-function alternative(settings: Settings, value: Money): number | null {
-  const rate = settings.alternativeCurrencyRate;
-  return rate === null ? null : amount(value.times(rate).toDecimalPlaces(4, 6));
-}
+const alternative = (settings: Settings, value: Money) => alternativeAmount(settings.alternativeCurrencyRate, value);
 
 export function presentContactWallet(w: ContactWallet, settings: Settings): z.input<typeof contactWallet> {
   const f = w.figures;

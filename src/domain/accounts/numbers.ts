@@ -1,7 +1,7 @@
 // Account numbers: shared by accounts made with a contact and accounts added later.
-import { randomInt } from 'node:crypto';
 import type { Tx } from '../../db/client';
 import { CONTACT_DEFAULTS } from '../contacts/defaults';
+import { randomDigits } from '../ids';
 
 /**
  * A random number not yet used in the organisation. Random rather than a sequence so numbers
@@ -9,9 +9,8 @@ import { CONTACT_DEFAULTS } from '../contacts/defaults';
  * decides a race.
  */
 export async function freeAccountNumber(tx: Tx, organisationId: string): Promise<string> {
-  const digits = CONTACT_DEFAULTS.accountNumberDigits;
   for (let attempt = 0; attempt < 10; attempt++) {
-    const number = String(randomInt(1, 10)) + Array.from({ length: digits - 1 }, () => randomInt(0, 10)).join('');
+    const number = randomDigits(CONTACT_DEFAULTS.accountNumberDigits);
     const taken = await tx.account.findFirst({ where: { organisationId, number }, select: { id: true } });
     if (!taken) return number;
   }

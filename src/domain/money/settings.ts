@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { settingsBody } from '../../api/settings/schemas';
 import type { OrganisationSetting, Tx } from '../../db/client';
-import type { OrgSql } from '../../db/sql';
+import { txSql, type OrgSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
 import { invalid } from '../errors';
 import { lockOrganisation } from '../locks';
@@ -39,9 +39,9 @@ export const SETTINGS_DEFAULTS: Settings = {
   updatedAt: null,
 };
 
+/** The settings through a Prisma client or transaction; one read, the one getSettingsSql makes. */
 export async function getSettings(tx: Tx, organisationId: string): Promise<Settings> {
-  const row = await tx.organisationSetting.findUnique({ where: { organisationId } });
-  return row ? fromRow(row) : { ...SETTINGS_DEFAULTS };
+  return getSettingsSql(txSql(tx, organisationId));
 }
 
 /** Partial update: the merged result must hold together (the rules below name the field). */
@@ -115,7 +115,7 @@ const SETTINGS_ROW = `SELECT system_currency_code AS "systemCurrencyCode", alter
   default_wallet_minimum_balance::text AS "defaultWalletMinimumBalance", limit_rules AS "limitRules", updated_at AS "updatedAt"
 FROM organisation_settings WHERE organisation_id = $1`;
 
-/** getSettings on ctx.sql, for the ledger's own transactions (they hold no Prisma client). */
+/** The settings on ctx.sql (the ledger's own transactions hold no Prisma client). */
 export async function getSettingsSql(sql: OrgSql): Promise<Settings> {
   const [row] = await sql.rows<Record<string, string | null> & { limitRules: unknown; updatedAt: Date }>(SETTINGS_ROW);
   if (!row) return { ...SETTINGS_DEFAULTS };

@@ -1,15 +1,15 @@
 // The steps of account termination (docs/money.md "Account termination"), each one transaction
 // run by an activity of the account-termination workflow. Each is safe to repeat: a step
 // re-reads under its locks what is left to do, and its entries carry keys from the source.
-import { randomInt } from 'node:crypto';
 import type { Tx } from '../../db/client';
 import type { OrgSql } from '../../db/sql';
-import { audit, type AuditActor } from '../audit';
+import type { AuditActor } from '../audit';
 import { conflict, invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import { transferReceivable, transferWallet } from './ledger/transfer';
 import { recordMoneyChange } from './ledger/record';
 import { lockWallet } from './ledger/wallet';
+import { newWalletCode } from '../wallets/wallets';
 
 export interface TerminationPlan {
   /** Terminated into this target already: nothing to do. */
@@ -19,6 +19,7 @@ export interface TerminationPlan {
 
 /** The refusals of spec 4.2 / the issue: checked before the workflow starts and again inside it. */
 export async function planTermination(tx: Tx, accountId: string, targetId: string | undefined): Promise<TerminationPlan> {
+  // The client is scoped to the organisation (src/db/tenancy.ts): an id of another is not found.
   const account = await tx.account.findFirst({ where: { id: accountId } });
   if (!account) throw notFound('Account');
   if (!targetId) throw invalid('transfer_to_account_id', 'Terminating an account needs transfer_to_account_id: its balances move there');
@@ -56,7 +57,8 @@ export async function moveWallet(sql: OrgSql, actor: AuditActor, walletId: strin
   let [target] = await sql.rows<{ id: string }>(TARGET_WALLET, [targetAccountId, from.currencyCode]);
   if (!target) {
     target = { id: newId() };
-    await sql.rows(NEW_WALLET, [target.id, targetAccountId, walletCode(), from.currencyCode]);
+    // A code clash fails the step, and its retry draws another.
+    await sql.rows(NEW_WALLET, [target.id, targetAccountId, newWalletCode(), from.currencyCode]);
   }
   const to = await lockWallet(sql, target.id);
   const moved = await transferWallet(sql, actor, from, to, `termination:${walletId}`);
@@ -72,19 +74,3 @@ export async function markTerminated(sql: OrgSql, actor: AuditActor, accountId: 
   if (changed.length) await recordMoneyChange(sql, actor, { action: 'TERMINATE', entityType: 'account', entityId: accountId, changes: { transfer_to_account_id: targetId } });
 }
 
-/** 16 random digits; a clash with an existing code fails the step, which its retry redoes. */
-function walletCode(): string {
-  return String(randomInt(1, 10)) + Array.from({ length: 15 }, () => randomInt(0, 10)).join('');
-}
-
-/** ACTIVE ⇄ SUSPENDED (docs/accounts.md); the current state again changes nothing; TERMINATED is final. */
-export async function moveAccount(tx: Tx, actor: AuditActor, accountId: string, to: 'ACTIVE' | 'SUSPENDED'): Promise<{ id: string }> {
-  await tx.$queryRaw`SELECT id FROM accounts WHERE organisation_id = ${actor.organisationId}::uuid AND id = ${accountId}::uuid FOR UPDATE`;
-  const account = await tx.account.findFirst({ where: { id: accountId } });
-  if (!account) throw notFound('Account');
-  if (account.lifeCycleState === to) return { id: accountId };
-  if (account.lifeCycleState === 'TERMINATED') throw conflict('INVALID_STATE_TRANSITION', `An account cannot move from TERMINATED to ${to}`, 'life_cycle_state');
-  await tx.account.update({ where: { id: accountId }, data: { lifeCycleState: to } });
-  await audit(tx, actor, { action: 'MOVE', entityType: 'account', entityId: accountId, changes: { from: account.lifeCycleState, to } });
-  return { id: accountId };
-}

@@ -1,12 +1,12 @@
 // Wallets of an account (spec 2.3, 4.3): creation, settings, life cycle. Their money is the
 // ledger's (src/domain/money/ledger); nothing here writes a balance.
-import { randomInt } from 'node:crypto';
 import type { z } from 'zod';
 import type { walletCreateBody, walletUpdateBody } from '../../api/wallets/schemas';
 import { Prisma, type Tx, type Wallet } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { conflict, notFound } from '../errors';
-import { newId } from '../ids';
+import { findAccount } from '../accounts/rules';
+import { newId, randomDigits } from '../ids';
 import { moneyText } from '../money';
 import { limitRulesFromInput, limitRulesToJson } from '../money/limit-rules';
 
@@ -18,8 +18,7 @@ export type WalletState = 'EFFECTIVE' | 'SUSPENDED' | 'CANCELLED';
 const MOVES: Record<WalletState, WalletState[]> = { EFFECTIVE: ['SUSPENDED', 'CANCELLED'], SUSPENDED: ['EFFECTIVE', 'CANCELLED'], CANCELLED: [] };
 
 export async function createWallet(tx: Tx, actor: AuditActor, accountId: string, input: WalletCreate): Promise<{ id: string }> {
-  const account = await tx.account.findFirst({ where: { id: accountId } });
-  if (!account) throw notFound('Account');
+  const account = await findAccount(tx, actor.organisationId, accountId);
   if (account.lifeCycleState === 'TERMINATED') throw conflict('ACCOUNT_TERMINATED', 'A terminated account gets no new wallet');
   const id = newId();
   await tx.wallet.create({
@@ -84,10 +83,13 @@ function autoTopupJson(a: AutoTopup) {
   return { threshold: moneyText(a.threshold), amount: moneyText(a.amount), payment_method: a.payment_method, payment_method_id: a.payment_method_id ?? null };
 }
 
-/** 16 random digits not yet used in the organisation (the unique index still decides a race). */
+/** A wallet's code (spec 2.3): 16 digits, unique in the organisation. */
+export const newWalletCode = () => randomDigits(16);
+
+/** A code not yet used in the organisation (the unique index still decides a race). */
 async function freeWalletCode(tx: Tx): Promise<string> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const code = String(randomInt(1, 10)) + Array.from({ length: 15 }, () => randomInt(0, 10)).join('');
+    const code = newWalletCode();
     if (!(await tx.wallet.findFirst({ where: { code }, select: { id: true } }))) return code;
   }
   throw new Error('No free wallet code found after 10 attempts');
