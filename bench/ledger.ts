@@ -13,7 +13,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { createPrismaClient } from '../src/db/client';
@@ -21,6 +20,7 @@ import { checkLedger } from '../src/domain/money/ledger/check';
 import { createApiKey } from '../src/domain/identity/api-keys';
 import { createOrganisation } from '../src/domain/identity/organisations';
 import { startChild } from './children';
+import { postJson } from './http';
 import { runLoad, type LoadResult } from './load';
 
 const env = process.env;
@@ -103,19 +103,6 @@ async function main() {
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-/** POST over HTTPS, trusting the service's self-signed certificate for the benchmark's own calls. */
-function postJson(url: string, headers: Record<string, string>, body: object): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(url, { method: 'POST', headers, rejectUnauthorized: false }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => (res.statusCode === 200 ? resolve((JSON.parse(text) as { id: string }).id) : reject(new Error(`${url}: ${res.statusCode} ${text}`))));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
 }
 
 main().catch((err) => {

@@ -1,8 +1,8 @@
-// What HTTP cannot show about closing a period: every closing balance comes from
-// accountBalancesAt at end_date, many accounts are recorded by one insert, a failure part-way
-// leaves nothing behind, and the opening balance reads the latest close. Runs the domain
-// functions on the test service's database, in an organisation of its own; the balance
-// function is replaced, since the ledger that will compute real balances does not exist yet.
+// What HTTP cannot show about closing a period: every closing balance is the account's receivable
+// book summed up to end_date (entries after it belong to the next period), many accounts are
+// recorded by one insert, a failure part-way leaves nothing behind, and the opening balance reads
+// the latest close. Runs the domain functions on the test service's database, in an organisation
+// of its own, over real ledger entries written here as fixtures. Only the failure is injected.
 import type { Db } from '../../src/db/client';
 import { scopedClient } from '../../src/db/tenancy';
 import type { AuditActor } from '../../src/domain/audit';
@@ -10,11 +10,16 @@ import { newId } from '../../src/domain/ids';
 import { Money } from '../../src/domain/money';
 import { createPeriod } from '../../src/domain/money/accounting-periods';
 import { accountBalancesAt } from '../../src/domain/money/balances';
+import { checkLedger } from '../../src/domain/money/ledger/check';
 import { closePeriod, latestClosedPeriod, openingBalance } from '../../src/domain/money/period-close';
 import { getSettings } from '../../src/domain/money/settings';
 import { openDatabase } from './helpers';
 
-jest.mock('../../src/domain/money/balances', () => ({ accountBalancesAt: jest.fn() }));
+// The real function, wrapped so one test can make it fail part-way through a close.
+jest.mock('../../src/domain/money/balances', () => {
+  const actual = jest.requireActual('../../src/domain/money/balances');
+  return { accountBalancesAt: jest.fn(actual.accountBalancesAt) };
+});
 const balancesAt = accountBalancesAt as jest.MockedFunction<typeof accountBalancesAt>;
 
 let root: Db;
@@ -26,9 +31,29 @@ let accountIds: string[];
 /** The year 2015, OPEN until the second test closes it. */
 let first: string;
 
-/** Closing balance by account: its index in cents, so each one differs. */
-const balanceOf = (accountId: string) => new Money(accountIds.indexOf(accountId)).div(100);
+/** What each account's book holds at the end of 2015: its index in cents; the last one has nothing. */
+const in2015 = (i: number) => (i === ACCOUNTS - 1 ? null : new Money(i).div(100));
+/** Every account gets 5 more in 2016. */
+const IN_2016 = new Money(5);
 const epoch = (iso: string) => Date.parse(iso) / 1000;
+
+/** Appends one receivable-book entry per account (with its transaction row) and keeps accounts.balance equal to the book. */
+async function appendEntries(contactId: string, amounts: Array<[string, Money]>, at: string): Promise<void> {
+  const ids = amounts.map(() => newId());
+  const accounts = amounts.map(([a]) => a);
+  const values = amounts.map(([, m]) => m.toFixed());
+  await root.$executeRawUnsafe(
+    `INSERT INTO wallet_transactions (id, organisation_id, contact_id, account_id, classification, amount, transaction_date, created_by, created_at)
+     SELECT t.id, $1::uuid, $2::uuid, t.account_id, 'TRANSFER', abs(t.amount), $6, 'fixture', $6
+     FROM unnest($3::uuid[], $4::uuid[], $5::numeric[]) AS t(id, account_id, amount)`, organisationId, contactId, ids, accounts, values, new Date(at));
+  await root.$executeRawUnsafe(
+    `INSERT INTO ledger_entries (id, organisation_id, transaction_id, account_id, amount, cause, idempotency_key, created_at)
+     SELECT gen_random_uuid(), $1::uuid, t.id, t.account_id, t.amount, 'TRANSFER', 'fixture:' || t.id, $5
+     FROM unnest($2::uuid[], $3::uuid[], $4::numeric[]) AS t(id, account_id, amount)`, organisationId, ids, accounts, values, new Date(at));
+  await root.$executeRawUnsafe(
+    `UPDATE accounts a SET balance = a.balance + t.amount FROM unnest($1::uuid[], $2::numeric[]) AS t(account_id, amount) WHERE a.id = t.account_id`,
+    accounts, values);
+}
 
 beforeAll(async () => {
   root = openDatabase();
@@ -39,50 +64,48 @@ beforeAll(async () => {
   await db.account.createMany({
     data: accountIds.map((id, i) => ({ id, organisationId, contactId, number: String(i).padStart(10, '0'), currencyCode: 'EUR' })),
   });
+  const withBalance = accountIds.flatMap((id, i) => (in2015(i) ? [[id, in2015(i)!] as [string, Money]] : []));
+  await appendEntries(contactId, withBalance, '2015-06-01T00:00:00Z');
+  // The last millisecond of 2015 belongs to 2015; the first of 2016 does not.
+  await appendEntries(contactId, [[accountIds[7], new Money('0.5')]], '2015-12-31T23:59:59.999Z');
+  await appendEntries(contactId, accountIds.map((id) => [id, IN_2016] as [string, Money]), '2016-01-01T00:00:00Z');
   ({ id: first } = await db.$transaction((tx) => createPeriod(tx, actor, { name: '2015', start_date: epoch('2015-01-01T00:00:00Z'), end_date: epoch('2016-01-01T00:00:00Z') })));
 });
 
 afterAll(async () => {
+  if (root) expect(await checkLedger(root, organisationId)).toEqual([]);
   await root?.$disconnect();
 });
 
 test('a failure part-way through the closing leaves the period open and no balance behind', async () => {
   // The period row is already updated when the balances are asked for.
-  balancesAt.mockRejectedValue(new Error('ledger unavailable'));
+  balancesAt.mockRejectedValueOnce(new Error('ledger unavailable'));
   await expect(db.$transaction((tx) => closePeriod(tx, actor, first), { timeout: 60_000 })).rejects.toThrow('ledger unavailable');
   expect((await db.accountingPeriod.findFirstOrThrow({ where: { id: first } })).state).toBe('OPEN');
   expect(await db.accountingPeriodBalance.count({ where: { periodId: first } })).toBe(0);
   expect(await db.auditEntry.count({ where: { entityId: first, action: 'CLOSE' } })).toBe(0);
 });
 
-test('every account gets the balance accountBalancesAt gives at end_date; opening balances follow the latest close', async () => {
+test('every account closes at its book summed before end_date; opening balances follow the latest close', async () => {
   expect(await latestClosedPeriod(db, organisationId)).toBeNull();
   expect((await openingBalance(db, organisationId, accountIds[5])).toFixed()).toBe('0');
 
-  const end = new Date('2016-01-01T00:00:00Z');
-  balancesAt.mockReset();
-  balancesAt.mockImplementation(async (_tx, org, at) => {
-    expect([org, at.toISOString()]).toEqual([organisationId, end.toISOString()]);
-    // Every account but the last has a balance; the last one is absent, so 0.
-    return new Map(accountIds.slice(0, -1).map((id) => [id, balanceOf(id)]));
-  });
   await db.$transaction((tx) => closePeriod(tx, actor, first), { timeout: 60_000 });
-  expect(balancesAt).toHaveBeenCalledTimes(1);
-
   const rows = await db.accountingPeriodBalance.findMany({ where: { periodId: first } });
   expect(rows).toHaveLength(ACCOUNTS);
-  const last = accountIds[ACCOUNTS - 1];
-  expect(rows.every((r) => r.closingBalance.eq(r.accountId === last ? new Money(0) : balanceOf(r.accountId)))).toBe(true);
+  const expected = (id: string) => (in2015(accountIds.indexOf(id)) ?? new Money(0)).plus(id === accountIds[7] ? '0.5' : 0);
+  expect(rows.filter((r) => !r.closingBalance.eq(expected(r.accountId)))).toEqual([]);
   expect((await latestClosedPeriod(db, organisationId))?.id).toBe(first);
   expect((await openingBalance(db, organisationId, accountIds[1234])).toFixed()).toBe('12.34');
+  expect((await openingBalance(db, organisationId, accountIds[7])).toFixed()).toBe('0.57');
+  expect((await openingBalance(db, organisationId, accountIds[ACCOUNTS - 1])).toFixed()).toBe('0');
 
-  // A later close takes over; an account opened after it brings nothing forward.
+  // A later close takes over; an account unknown to it brings nothing forward.
   const { id: second } = await db.$transaction((tx) => createPeriod(tx, actor, { name: '2016', start_date: epoch('2016-01-01T00:00:00Z'), end_date: epoch('2017-01-01T00:00:00Z') }));
-  balancesAt.mockReset();
-  balancesAt.mockResolvedValue(new Map(accountIds.map((id) => [id, new Money('7.0001')])));
   await db.$transaction((tx) => closePeriod(tx, actor, second), { timeout: 60_000 });
   expect((await latestClosedPeriod(db, organisationId))?.id).toBe(second);
-  expect((await openingBalance(db, organisationId, accountIds[1234])).toFixed()).toBe('7.0001');
+  expect((await openingBalance(db, organisationId, accountIds[1234])).toFixed()).toBe('17.34');
+  expect((await openingBalance(db, organisationId, accountIds[ACCOUNTS - 1])).toFixed()).toBe('5');
   expect((await openingBalance(db, organisationId, newId())).toFixed()).toBe('0');
 });
 

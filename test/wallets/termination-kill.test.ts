@@ -83,4 +83,5 @@ test('a termination killed after its first wallet resumes after a restart and mo
   } finally {
     await db.$disconnect();
   }
-});
+  // Two service starts on the embedded database: more than the default minute on a busy 2-core machine.
+}, 180_000);

@@ -110,14 +110,21 @@ function fromRow(row: OrganisationSetting): Settings {
   };
 }
 
-const SETTINGS_ROW = `SELECT system_currency_code AS "systemCurrencyCode", alternative_currency_code AS "alternativeCurrencyCode",
+export const SETTINGS_ROW = `SELECT system_currency_code AS "systemCurrencyCode", alternative_currency_code AS "alternativeCurrencyCode",
   alternative_currency_rate::text AS "alternativeCurrencyRate", credit_limit_min::text AS "creditLimitMin", credit_limit_max::text AS "creditLimitMax",
   default_wallet_minimum_balance::text AS "defaultWalletMinimumBalance", limit_rules AS "limitRules", updated_at AS "updatedAt"
 FROM organisation_settings WHERE organisation_id = $1`;
 
 /** The settings on ctx.sql (the ledger's own transactions hold no Prisma client). */
 export async function getSettingsSql(sql: OrgSql): Promise<Settings> {
-  const [row] = await sql.rows<Record<string, string | null> & { limitRules: unknown; updatedAt: Date }>(SETTINGS_ROW);
+  const [row] = await sql.rows<SettingsRow>(SETTINGS_ROW);
+  return settingsOf(row);
+}
+
+export type SettingsRow = Record<string, string | null> & { limitRules: unknown; updatedAt: Date };
+
+/** Settings from a SETTINGS_ROW row (also read as JSON inside a larger statement); none: the defaults. */
+export function settingsOf(row: SettingsRow | null | undefined): Settings {
   if (!row) return { ...SETTINGS_DEFAULTS };
   const money = (v: string | null) => (v === null ? null : new Money(v));
   return {
@@ -128,6 +135,6 @@ export async function getSettingsSql(sql: OrgSql): Promise<Settings> {
     creditLimitMax: money(row.creditLimitMax),
     defaultWalletMinimumBalance: new Money(row.defaultWalletMinimumBalance!),
     limitRules: limitRulesFromJson(row.limitRules),
-    updatedAt: row.updatedAt,
+    updatedAt: row.updatedAt === null ? null : new Date(row.updatedAt),
   };
 }

@@ -6,8 +6,8 @@ import { newId } from '../../ids';
 import { Money, moneyText } from '../../money';
 import type { LockedWallet } from './wallet';
 
-export type Classification = 'CREDIT' | 'DEBIT' | 'TRANSFER' | 'VOID' | 'EXPIRY' | 'TOPUP';
-export type Cause = 'JOURNAL' | 'TRANSFER' | 'VOID' | 'EXPIRY' | 'TOPUP' | 'TERMINATION';
+export type Classification = 'CREDIT' | 'DEBIT' | 'TRANSFER' | 'VOID' | 'EXPIRY' | 'TOPUP' | 'AWARD' | 'SPEND' | 'RETURN';
+export type Cause = 'JOURNAL' | 'TRANSFER' | 'VOID' | 'EXPIRY' | 'TOPUP' | 'TERMINATION' | 'AWARD' | 'SPEND' | 'RETURN';
 
 export interface NewTransaction {
   id: string;
@@ -21,17 +21,34 @@ export interface NewTransaction {
   transactionDate: Date;
   expirationDate?: Date | null;
   createdBy: string;
+  /** The purchase that caused it, and for an award its offer (docs/loyalty.md). */
+  purchaseId?: string | null;
+  rewardOfferId?: string | null;
+  /** A transfer's other side. */
+  counterpartId?: string | null;
 }
 
 const INSERT_TRANSACTION = `INSERT INTO wallet_transactions (id, organisation_id, contact_id, account_id, wallet_id, classification,
-  amount, description, spend_condition_id, transaction_date, expiration_date, created_by)
-VALUES ($2, $1, $3, $4, $5, $6, $7::numeric, $8, $9, $10, $11, $12)`;
+  amount, description, spend_condition_id, transaction_date, expiration_date, created_by, purchase_id, reward_offer_id, counterpart_id)
+VALUES ($2, $1, $3, $4, $5, $6, $7::numeric, $8, $9, $10, $11, $12, $13, $14, $15)`;
+
+const transactionParams = (t: NewTransaction) => [
+  t.id, t.contactId, t.accountId, t.walletId, t.classification, moneyText(t.amount), t.description ?? null,
+  t.spendConditionId ?? null, t.transactionDate, t.expirationDate ?? null, t.createdBy, t.purchaseId ?? null, t.rewardOfferId ?? null, t.counterpartId ?? null,
+];
 
 export async function recordTransaction(sql: OrgSql, t: NewTransaction): Promise<void> {
-  await sql.rows(INSERT_TRANSACTION, [
-    t.id, t.contactId, t.accountId, t.walletId, t.classification, moneyText(t.amount), t.description ?? null,
-    t.spendConditionId ?? null, t.transactionDate, t.expirationDate ?? null, t.createdBy,
-  ]);
+  await sql.rows(INSERT_TRANSACTION, transactionParams(t));
+}
+
+/**
+ * An entry statement that also writes its transaction row (one round trip for a movement with
+ * one entry: a journal, a purchase's spend or award). The row's parameters follow the entry's
+ * `used` ones; the foreign key is checked at the end of the statement, when both rows exist.
+ */
+function withTransaction(entry: string, used: number): string {
+  const row = INSERT_TRANSACTION.replace(/\$(\d+)/g, (_, n: string) => (n === '1' ? '$1' : `$${Number(n) + used - 1}`));
+  return entry.replace('WITH e AS (', `WITH t AS (${row}), e AS (`);
 }
 
 export interface EntryCommon {
@@ -61,14 +78,17 @@ const CREDIT = `WITH e AS (
 UPDATE wallets SET balance = balance + $6::numeric, uncovered = uncovered - $13::numeric, updated_at = now()
 WHERE organisation_id = $1 AND id = $5 AND EXISTS (SELECT 1 FROM l)`;
 
+const CREDIT_WITH_TRANSACTION = withTransaction(CREDIT, 13);
+
 /** Credits the locked wallet; returns the entry id. A credit first pays what the wallet owes. */
-export async function creditWallet(sql: OrgSql, wallet: LockedWallet, c: NewCredit): Promise<string> {
+export async function creditWallet(sql: OrgSql, wallet: LockedWallet, c: NewCredit, transaction?: NewTransaction): Promise<string> {
   const id = newId();
   const covered = Money.min(c.amount, wallet.uncovered);
-  await sql.rows(CREDIT, [
+  const params = [
     id, c.transactionId, wallet.accountId, wallet.id, moneyText(c.amount), c.cause, c.idempotencyKey, c.compensatesEntryId ?? null,
     c.spendConditionId ?? null, c.validFrom ?? null, c.validTo ?? null, moneyText(covered),
-  ]);
+  ];
+  await (transaction ? sql.rows(CREDIT_WITH_TRANSACTION, [...params, ...transactionParams(transaction)]) : sql.rows(CREDIT, params));
   wallet.balance = wallet.balance.plus(c.amount);
   wallet.uncovered = wallet.uncovered.minus(covered);
   return id;
@@ -100,12 +120,16 @@ const DEBIT = `WITH e AS (
 UPDATE wallets SET balance = balance - $6::numeric, uncovered = uncovered + $7::numeric, updated_at = now()
 WHERE organisation_id = $1 AND id = $5 AND EXISTS (SELECT 1 FROM e)`;
 
-export async function debitWallet(sql: OrgSql, wallet: LockedWallet, d: NewDebit): Promise<string> {
+const DEBIT_WITH_TRANSACTION = withTransaction(DEBIT, 13);
+
+/** Debits the locked wallet (with its transaction row when given); returns the entry id. */
+export async function debitWallet(sql: OrgSql, wallet: LockedWallet, d: NewDebit, transaction?: NewTransaction): Promise<string> {
   const id = newId();
-  await sql.rows(DEBIT, [
+  const params = [
     id, d.transactionId, wallet.accountId, wallet.id, moneyText(d.amount), moneyText(d.uncovered), d.cause, d.idempotencyKey,
     d.compensatesEntryId ?? null, d.consumptions.map(() => newId()), d.consumptions.map((c) => c.lotEntryId), d.consumptions.map((c) => moneyText(c.amount)),
-  ]);
+  ];
+  await (transaction ? sql.rows(DEBIT_WITH_TRANSACTION, [...params, ...transactionParams(transaction)]) : sql.rows(DEBIT, params));
   wallet.balance = wallet.balance.minus(d.amount);
   wallet.uncovered = wallet.uncovered.plus(d.uncovered);
   return id;

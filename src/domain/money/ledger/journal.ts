@@ -6,7 +6,7 @@ import { conflict, invalid } from '../../errors';
 import { newId } from '../../ids';
 import { Money, moneyText } from '../../money';
 import type { Settings } from '../settings';
-import { creditWallet, debitWallet, recordTransaction } from './entries';
+import { creditWallet, debitWallet } from './entries';
 import { checkLimits } from './limits';
 import { allocate } from './lots';
 import { recordMoneyChange } from './record';
@@ -53,8 +53,11 @@ export async function postJournal(m: MoneyContext, input: JournalInput, now = ne
     const validFrom = input.valid_from === undefined ? null : new Date(input.valid_from * 1000);
     const validTo = input.valid_to === undefined ? null : new Date(input.valid_to * 1000);
     if (validFrom && validTo && validTo <= validFrom) throw invalid('valid_to', 'valid_to must be after valid_from');
-    await recordTransaction(m.sql, { ...base, classification: 'CREDIT', expirationDate: validTo });
-    await creditWallet(m.sql, wallet, { transactionId: id, cause: 'JOURNAL', idempotencyKey: key, amount: input.amount, spendConditionId: input.spend_condition_id, validFrom, validTo });
+    await creditWallet(
+      m.sql, wallet,
+      { transactionId: id, cause: 'JOURNAL', idempotencyKey: key, amount: input.amount, spendConditionId: input.spend_condition_id, validFrom, validTo },
+      { ...base, classification: 'CREDIT', expirationDate: validTo },
+    );
   } else {
     if (input.valid_from !== undefined || input.valid_to !== undefined) {
       throw invalid(input.valid_from !== undefined ? 'valid_from' : 'valid_to', 'Only a credit has a validity window');
@@ -68,8 +71,11 @@ export async function postJournal(m: MoneyContext, input: JournalInput, now = ne
     if (after.lt(minimum) && !input.allow_negative_balance) {
       throw conflict('INSUFFICIENT_BALANCE', `The debit needs ${moneyText(input.amount)}; ${moneyText(allocation.available.minus(wallet.uncovered))} is available above the minimum balance of ${moneyText(minimum)}`, 'amount');
     }
-    await recordTransaction(m.sql, { ...base, classification: 'DEBIT' });
-    await debitWallet(m.sql, wallet, { transactionId: id, cause: 'JOURNAL', idempotencyKey: key, amount: input.amount, consumptions: allocation.consumptions, uncovered: allocation.shortfall });
+    await debitWallet(
+      m.sql, wallet,
+      { transactionId: id, cause: 'JOURNAL', idempotencyKey: key, amount: input.amount, consumptions: allocation.consumptions, uncovered: allocation.shortfall },
+      { ...base, classification: 'DEBIT' },
+    );
     const topup = autoTopupOf(wallet.autoTopup);
     if (topup && m.startTopup && wallet.balance.lt(topup.threshold)) await m.startTopup(id, wallet.currencyCode);
   }

@@ -9,7 +9,10 @@ import type { LimitRule } from '../limit-rules';
 
 const PERIOD_TOTALS = `SELECT COALESCE(SUM(amount) FILTER (WHERE created_at >= $4), 0)::text AS day, COALESCE(SUM(amount), 0)::text AS year
 FROM wallet_transactions
-WHERE organisation_id = $1 AND wallet_id = $2::uuid AND classification = $3 AND life_cycle_state = 'POSTED' AND created_at >= $5`;
+WHERE organisation_id = $1 AND wallet_id = $2::uuid AND classification = ANY($3::text[]) AND life_cycle_state = 'POSTED' AND created_at >= $5`;
+
+/** A purchase's spend is a debit too (docs/loyalty.md). */
+const COUNTED = { DEBIT: ['DEBIT', 'SPEND'], TRANSFER: ['TRANSFER'] };
 
 export async function checkLimits(sql: OrgSql, walletId: string, rules: LimitRule[], type: 'DEBIT' | 'TRANSFER', amount: Money, now: Date): Promise<void> {
   const applicable = rules.map((rule, index) => ({ rule, index })).filter(({ rule }) => rule.transactionType === type);
@@ -22,7 +25,7 @@ export async function checkLimits(sql: OrgSql, walletId: string, rules: LimitRul
   if (!applicable.some(({ rule }) => rule.maximumAmount)) return;
   const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const year = new Date(Date.UTC(now.getUTCFullYear(), 0, 1));
-  const [totals] = await sql.rows<{ day: string; year: string }>(PERIOD_TOTALS, [walletId, type, day, year]);
+  const [totals] = await sql.rows<{ day: string; year: string }>(PERIOD_TOTALS, [walletId, COUNTED[type], day, year]);
   for (const { rule, index } of applicable) {
     if (!rule.maximumAmount) continue;
     const spent = new Money(rule.period === 'DAILY' ? totals.day : totals.year);

@@ -1,15 +1,18 @@
 // Which lots a debit takes from (docs/money.md "Lots"): lots valid at the debit's moment,
 // restricted ones of its spend condition first, then unrestricted; soonest-expiring first
-// (no expiry last), then the oldest. A debit without a spend condition takes unrestricted lots
-// only: nothing shows it meets a restriction.
+// (no expiry last), then the oldest. A journal debit without a spend condition takes
+// unrestricted lots only: nothing shows it meets a restriction. A purchase's spend takes the
+// restricted lots of every condition the purchase meets, each up to what the condition covers
+// (docs/loyalty.md "Spend").
 import type { OrgSql } from '../../../db/sql';
 import { Money } from '../../money';
 import type { Consumption } from './entries';
 
-const ELIGIBLE = `SELECT entry_id AS id, remaining::text AS remaining FROM lots
+// $4: the spend conditions whose lots count besides unrestricted ones; NULL: every condition.
+const ELIGIBLE = `SELECT entry_id AS id, remaining::text AS remaining, spend_condition_id AS "spendConditionId" FROM lots
 WHERE organisation_id = $1 AND wallet_id = $2::uuid AND remaining > 0
   AND (valid_from IS NULL OR valid_from <= $3) AND (valid_to IS NULL OR valid_to > $3)
-  AND (spend_condition_id IS NULL OR spend_condition_id = $4::uuid)
+  AND (spend_condition_id IS NULL OR $4::uuid[] IS NULL OR spend_condition_id = ANY($4::uuid[]))
 ORDER BY (spend_condition_id IS NULL), valid_to ASC NULLS LAST, created_at, entry_id`;
 
 export interface Allocation {
@@ -20,13 +23,45 @@ export interface Allocation {
   shortfall: Money;
 }
 
+export interface EligibleLot {
+  id: string;
+  remaining: string;
+  spendConditionId: string | null;
+}
+
+/** The lots a debit at `at` may take from, in the order it takes them. */
+export function eligibleLots(sql: OrgSql, walletId: string, spendConditionId: string | null, at: Date): Promise<EligibleLot[]> {
+  return sql.rows<EligibleLot>(ELIGIBLE, [walletId, at, spendConditionId === null ? [] : [spendConditionId]]);
+}
+
+/** Every lot valid at `at`, restricted or not, in the order a debit takes them. */
+export function validLots(sql: OrgSql, walletId: string, at: Date): Promise<EligibleLot[]> {
+  return sql.rows<EligibleLot>(ELIGIBLE, [walletId, at, null]);
+}
+
 export async function allocate(sql: OrgSql, walletId: string, amount: Money, spendConditionId: string | null, at: Date): Promise<Allocation> {
-  const lots = await sql.rows<{ id: string; remaining: string }>(ELIGIBLE, [walletId, at, spendConditionId]);
+  return take(await eligibleLots(sql, walletId, spendConditionId, at), amount);
+}
+
+/**
+ * What a debit of `amount` takes from `lots`, in their order. With `caps`, a restricted lot
+ * counts only when its condition has a cap, and the lots of one condition give at most that cap.
+ */
+export function take(lots: EligibleLot[], amount: Money, caps?: Map<string, Money>): Allocation {
   const consumptions: Consumption[] = [];
   let available = new Money(0);
   let left = amount;
+  const capLeft = new Map(caps);
   for (const lot of lots) {
-    const remaining = new Money(lot.remaining);
+    let remaining = new Money(lot.remaining);
+    const condition = caps && lot.spendConditionId;
+    if (condition) {
+      const cap = capLeft.get(condition);
+      if (!cap) continue;
+      remaining = Money.min(remaining, cap);
+      capLeft.set(condition, cap.minus(remaining));
+      if (remaining.isZero()) continue;
+    }
     available = available.plus(remaining);
     if (left.isZero()) continue;
     const take = Money.min(left, remaining);

@@ -1,22 +1,37 @@
-// The audit row and the outbox event of a money write, in one statement on the write's own
+// The audit rows and outbox events of a money write, in one statement on the write's own
 // transaction (docs/money.md "The write path"; the Prisma forms are src/domain/audit.ts and
-// src/domain/events/outbox.ts).
+// src/domain/events/outbox.ts). A purchase records itself and each award in the same statement.
 import type { OrgSql } from '../../../db/sql';
 import type { AuditActor, AuditChange } from '../../audit';
 import { newId } from '../../ids';
 
-export type MoneyEventType = 'WALLET_TRANSACTION_POSTED' | 'WALLET_TRANSACTION_VOIDED';
+export type MoneyEventType =
+  | 'WALLET_TRANSACTION_POSTED' | 'WALLET_TRANSACTION_VOIDED'
+  | 'AWARD_CUSTOMER' | 'PURCHASE_POSTED' | 'PURCHASE_CANCELLED' | 'PURCHASE_RETURNED'
+  | 'VOUCHER_ISSUED' | 'VOUCHER_USED' | 'VOUCHER_CANCELLED';
 
-const RECORD = `WITH a AS (
+export interface MoneyRecord {
+  change: AuditChange;
+  event?: { type: MoneyEventType; payload: Record<string, unknown> };
+}
+
+const RECORD = `WITH x AS (
+  SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(audit_id uuid, action text, entity_type text, entity_id uuid, changes jsonb, event_id uuid, event_type text, payload jsonb)
+), a AS (
   INSERT INTO audit_entries (id, organisation_id, actor_type, actor_id, request_id, action, entity_type, entity_id, changes)
-  VALUES ($2, $1, $3, $4, $5, $6, $7, $8, $9::jsonb) RETURNING id
+  SELECT audit_id, $1, $3, $4, $5, action, entity_type, entity_id, changes FROM x RETURNING id
 )
 INSERT INTO outbox_events (id, organisation_id, type, entity_type, entity_id, payload)
-SELECT $10, $1, $11, $7, $8, $12::jsonb WHERE $11::text IS NOT NULL`;
+SELECT event_id, $1, event_type, entity_type, entity_id, payload FROM x WHERE event_type IS NOT NULL`;
 
-export async function recordMoneyChange(sql: OrgSql, actor: AuditActor, change: AuditChange, event?: { type: MoneyEventType; payload: Record<string, unknown> }): Promise<void> {
-  await sql.rows(RECORD, [
-    newId(), actor.actorType, actor.actorId, actor.requestId ?? null, change.action, change.entityType, change.entityId,
-    change.changes === undefined ? null : JSON.stringify(change.changes), newId(), event?.type ?? null, event ? JSON.stringify(event.payload) : null,
-  ]);
+export async function recordMoneyChanges(sql: OrgSql, actor: AuditActor, records: MoneyRecord[]): Promise<void> {
+  const rows = records.map(({ change, event }) => ({
+    audit_id: newId(), action: change.action, entity_type: change.entityType, entity_id: change.entityId, changes: change.changes ?? null,
+    event_id: event ? newId() : null, event_type: event?.type ?? null, payload: event?.payload ?? null,
+  }));
+  await sql.rows(RECORD, [JSON.stringify(rows), actor.actorType, actor.actorId, actor.requestId ?? null]);
+}
+
+export function recordMoneyChange(sql: OrgSql, actor: AuditActor, change: AuditChange, event?: MoneyRecord['event']): Promise<void> {
+  return recordMoneyChanges(sql, actor, [{ change, event }]);
 }

@@ -22,14 +22,14 @@ export async function transferWallet(sql: OrgSql, actor: AuditActor, from: Locke
   const [outId, inId] = [newId(), newId()];
   const amount = moved.abs();
   const common = { classification: 'TRANSFER' as const, amount, transactionDate: new Date(), createdBy: actor.actorId };
-  await recordTransaction(sql, { ...common, id: outId, contactId: from.contactId, accountId: from.accountId, walletId: from.id, description: `Transfer to wallet ${to.id}` });
-  await recordTransaction(sql, { ...common, id: inId, contactId: to.contactId, accountId: to.accountId, walletId: to.id, description: `Transfer from wallet ${from.id}` });
+  await recordTransaction(sql, { ...common, id: outId, contactId: from.contactId, accountId: from.accountId, walletId: from.id, description: `Transfer to wallet ${to.id}`, counterpartId: inId });
+  await recordTransaction(sql, { ...common, id: inId, contactId: to.contactId, accountId: to.accountId, walletId: to.id, description: `Transfer from wallet ${from.id}`, counterpartId: outId });
   for (const lot of lots) {
     const value = new Money(lot.remaining);
     await debitWallet(sql, from, { transactionId: outId, cause: 'TERMINATION', idempotencyKey: `${keyPrefix}:out:${lot.id}`, amount: value, consumptions: [{ lotEntryId: lot.id, amount: value }], uncovered: new Money(0) });
     await creditWallet(sql, to, { transactionId: inId, cause: 'TERMINATION', idempotencyKey: `${keyPrefix}:in:${lot.id}`, amount: value, spendConditionId: lot.spendConditionId, validFrom: lot.validFrom, validTo: lot.validTo });
   }
-  if (owed.isPositive()) {
+  if (owed.gt(0)) {
     // The debt moves: the source is paid off, the target owes it.
     await creditWallet(sql, from, { transactionId: outId, cause: 'TERMINATION', idempotencyKey: `${keyPrefix}:debt-out`, amount: owed });
     await debitWallet(sql, to, { transactionId: inId, cause: 'TERMINATION', idempotencyKey: `${keyPrefix}:debt-in`, amount: owed, consumptions: [], uncovered: owed });
@@ -56,8 +56,8 @@ export async function transferReceivable(sql: OrgSql, actor: AuditActor, fromId:
   if (amount.isZero()) return amount;
   const [outId, inId] = [newId(), newId()];
   const common = { walletId: null, classification: 'TRANSFER' as const, amount: amount.abs(), transactionDate: new Date(), createdBy: actor.actorId };
-  await recordTransaction(sql, { ...common, id: outId, contactId: from.contactId, accountId: fromId, description: `Receivable transferred to account ${toId}` });
-  await recordTransaction(sql, { ...common, id: inId, contactId: to.contactId, accountId: toId, description: `Receivable transferred from account ${fromId}` });
+  await recordTransaction(sql, { ...common, id: outId, contactId: from.contactId, accountId: fromId, description: `Receivable transferred to account ${toId}`, counterpartId: inId });
+  await recordTransaction(sql, { ...common, id: inId, contactId: to.contactId, accountId: toId, description: `Receivable transferred from account ${fromId}`, counterpartId: outId });
   await sql.rows(BOOK_ENTRY, [newId(), outId, fromId, amount.negated().toFixed(), `${keyPrefix}:out`]);
   await sql.rows(BOOK_ENTRY, [newId(), inId, toId, amount.toFixed(), `${keyPrefix}:in`]);
   await recordMoneyChange(sql, actor, { action: 'TRANSFER', entityType: 'account', entityId: fromId, changes: { to: toId, amount: amount.toFixed(), out: outId, in: inId } });

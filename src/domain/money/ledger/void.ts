@@ -9,7 +9,7 @@ import type { MoneyContext } from './journal';
 import { recordMoneyChange } from './record';
 import { lockWallet, type LockedWallet } from './wallet';
 
-const TRANSACTION = `SELECT id, wallet_id AS "walletId", classification, life_cycle_state AS "lifeCycleState", amount::text AS amount
+const TRANSACTION = `SELECT id, wallet_id AS "walletId", classification, life_cycle_state AS "lifeCycleState", amount::text AS amount, purchase_id AS "purchaseId"
 FROM wallet_transactions WHERE organisation_id = $1 AND id = $2::uuid AND contact_id = $3::uuid`;
 
 // Each entry of the transaction with, for a credit, its lot, and for a debit, what it consumed.
@@ -26,7 +26,7 @@ ORDER BY e.created_at, e.id`;
 const MARK_VOID = `UPDATE wallet_transactions SET life_cycle_state = 'VOID', voided_by_id = $3::uuid, custom_fields = COALESCE($4::jsonb, custom_fields)
 WHERE organisation_id = $1 AND id = $2::uuid AND life_cycle_state = 'POSTED'`;
 
-type Entry = {
+export type Entry = {
   id: string; amount: string; uncovered: string; lotAmount: string | null; lotCovered: string | null; lotRemaining: string | null;
   consumed: Array<{ lot: string; amount: string; spendConditionId: string | null; validFrom: string | null; validTo: string | null }>;
 };
@@ -40,6 +40,7 @@ export async function voidTransaction(m: MoneyContext, contactId: string, transa
   const wallet = await lockWallet(m.sql, found.walletId);
   const t = await findTransaction(m.sql, contactId, transactionId);
   if (t.lifeCycleState === 'VOID') throw conflict('ALREADY_VOID', 'The transaction is already void');
+  if (t.purchaseId) throw conflict('PURCHASE_TRANSACTION', `The transaction belongs to purchase ${t.purchaseId}: cancel or return the purchase instead`);
   if (!VOIDABLE.has(t.classification)) throw conflict('INVALID_STATE_TRANSITION', `A ${t.classification} transaction cannot be voided`);
 
   const voidId = newId();
@@ -47,11 +48,11 @@ export async function voidTransaction(m: MoneyContext, contactId: string, transa
     id: voidId, contactId, accountId: wallet.accountId, walletId: wallet.id, classification: 'VOID', amount: new Money(t.amount),
     description: `Void of ${transactionId}`, transactionDate: new Date(), createdBy: m.actor.actorId,
   });
-  for (const entry of await m.sql.rows<Entry>(ENTRIES, [transactionId])) {
-    if (new Money(entry.amount).isPositive()) await compensateCredit(m.sql, wallet, voidId, entry);
+  for (const entry of await transactionEntries(m.sql, transactionId)) {
+    if (new Money(entry.amount).gt(0)) await compensateCredit(m.sql, wallet, voidId, entry);
     else await compensateDebit(m.sql, wallet, voidId, entry);
   }
-  await m.sql.rows(MARK_VOID, [transactionId, voidId, customFields === undefined ? null : JSON.stringify(customFields)]);
+  await markVoid(m.sql, transactionId, voidId, customFields);
   await recordMoneyChange(
     m.sql, m.actor,
     { action: 'VOID', entityType: 'wallet_transaction', entityId: transactionId, changes: { void_transaction_id: voidId } },
@@ -60,8 +61,18 @@ export async function voidTransaction(m: MoneyContext, contactId: string, transa
   return { id: transactionId };
 }
 
+/** Marks a posted transaction VOID, pointing at the transaction that compensates it. */
+export async function markVoid(sql: OrgSql, transactionId: string, voidId: string, customFields?: unknown): Promise<void> {
+  await sql.rows(MARK_VOID, [transactionId, voidId, customFields === undefined ? null : JSON.stringify(customFields)]);
+}
+
+/** The entries of a transaction, a credit with its lot, a debit with what it consumed. */
+export function transactionEntries(sql: OrgSql, transactionId: string): Promise<Entry[]> {
+  return sql.rows<Entry>(ENTRIES, [transactionId]);
+}
+
 async function findTransaction(sql: OrgSql, contactId: string, id: string) {
-  const [t] = await sql.rows<{ id: string; walletId: string | null; classification: string; lifeCycleState: string; amount: string }>(TRANSACTION, [id, contactId]);
+  const [t] = await sql.rows<{ id: string; walletId: string | null; classification: string; lifeCycleState: string; amount: string; purchaseId: string | null }>(TRANSACTION, [id, contactId]);
   if (!t) throw notFound('Wallet transaction', 'transaction_id');
   return t;
 }
@@ -82,7 +93,7 @@ async function compensateCredit(sql: OrgSql, wallet: LockedWallet, voidId: strin
 }
 
 /** Gives back what the debit took, lot by lot with the lots' conditions, and what it owed. */
-async function compensateDebit(sql: OrgSql, wallet: LockedWallet, voidId: string, entry: Entry): Promise<void> {
+export async function compensateDebit(sql: OrgSql, wallet: LockedWallet, voidId: string, entry: Entry): Promise<void> {
   const date = (v: string | null) => (v === null ? null : new Date(v));
   for (const c of entry.consumed) {
     await creditWallet(sql, wallet, {
@@ -91,7 +102,7 @@ async function compensateDebit(sql: OrgSql, wallet: LockedWallet, voidId: string
     });
   }
   const owed = new Money(entry.uncovered);
-  if (owed.isPositive()) {
+  if (owed.gt(0)) {
     await creditWallet(sql, wallet, { transactionId: voidId, cause: 'VOID', idempotencyKey: `void:${entry.id}:uncovered`, compensatesEntryId: entry.id, amount: owed });
   }
 }
