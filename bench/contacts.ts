@@ -10,7 +10,7 @@
  * 5. Prints the peak RSS of each server per scenario and of every child process.
  *
  * Knobs: BENCH_CONNECTIONS (50), BENCH_SECONDS (12), BENCH_WARMUP (2), BENCH_CONTACTS (100000),
- * BENCH_ONLY (comma list of: ceiling,health,baseline,peer,get,search,create), DATABASE_POOL_SIZE (50 on
+ * BENCH_ONLY (comma list of: ceiling,health,baseline,peer,get,search,create,purchase), BENCH_BUYERS (500), DATABASE_POOL_SIZE (50 on
  * PostgreSQL, 20 embedded), BENCH_PEER_POOL (the peer's pool: DATABASE_POOL_SIZE on PostgreSQL, 4
  * embedded), BENCH_API_ONLY=1 (the Temporal server in a child of its own, the service with
  * TEMPORAL_ADDRESS and RUN_WORKER=false), BENCH_PROFILE=1 (CPU profile of each measured service
@@ -25,6 +25,7 @@ import { createOrganisation } from '../src/domain/identity/organisations';
 import { startChild, startLineChild, type Child, type PlainChild } from './children';
 import { runLoad, type LoadResult, type LoadSpec } from './load';
 import { pick, rng, seedContacts } from './seed';
+import { purchaseBody, seedBuyers } from './purchases';
 import { AIMS, printComparison, printProcesses, printTable, type ProcessMemory } from './report';
 import { procStatusBytes, RssSampler, type MemoryStats } from './rss';
 
@@ -36,6 +37,7 @@ const CONTACTS = Number(env.BENCH_CONTACTS ?? 100_000);
 const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : null;
 const POSTGRES = Boolean(env.DATABASE_URL);
 const SEARCH_CONNECTIONS = Number(env.BENCH_SEARCH_CONNECTIONS ?? 10);
+const PURCHASE_BUYERS = Number(env.BENCH_BUYERS ?? 500);
 const POOL = env.DATABASE_POOL_SIZE ?? (POSTGRES ? '50' : '20');
 /**
  * The peer's own pool. On PostgreSQL the service's pool size (max_connections must then allow
@@ -263,6 +265,17 @@ async function main() {
           next: () => ({ body: contactBody(run, n++, random) }),
         }, service, { service: true }));
       }
+    }
+    if (wanted('purchase')) {
+      const buyers = await seedBuyers(base, headers, service.ready.databaseUrl, organisationId, PURCHASE_BUYERS);
+      log(`Seeded ${buyers.length} buyers (primary account, funded wallet, one scheme with a 10% offer).`);
+      const random = rng(13);
+      const run = Date.now().toString(36);
+      let n = 0;
+      results.push(await measure({
+        name: 'POST /purchases (1 spend + 1 award)', url: `${base}/purchases`, method: 'POST', connections: CONNECTIONS, seconds: SECONDS, headers,
+        next: () => ({ body: purchaseBody(run, n++, pick(random, buyers)) }),
+      }, service, { service: true }));
     }
     await retire(`service (${temporal ? 'API only' : 'API + Temporal server + worker'})`, service);
     if (temporal) {

@@ -23,6 +23,7 @@ export const AIMS: Aim[] = [
   { scenario: 'GET /name_display_settings (auth + 1 query)', text: 'authentication plus one query <= 0.2 ms server CPU per request', met: (r) => (r.cpuMsPerRequest ?? Infinity) <= 0.2 },
   { scenario: 'GET /contacts?search_value= (10 connections)', text: 'search p95 < 50 ms at 100,000 contacts and 10 connections', met: (r) => r.p95 < 50 },
   { scenario: 'POST /contacts', text: 'POST /contacts >= 500 requests/s at 50 connections', met: (r) => r.perSecond >= 500 },
+  { scenario: 'POST /purchases (1 spend + 1 award)', text: 'purchases with one award and one spend >= 300/s at 50 connections with p99 < 200 ms', met: (r) => r.perSecond >= 300 && r.p99 < 200 },
 ];
 
 /**

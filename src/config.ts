@@ -24,10 +24,14 @@ export const configSchema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8443),
+  /** Where clients reach the API (e.g. https://api.example.com/backoffice/v1): the base of e-mail tracking links. */
+  PUBLIC_BASE_URL: z.url().optional(),
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
   TRUST_PROXY: bool.default(false),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Key of the vouchers' secret-number hashes; unset: generated once into the data directory. */
+  VOUCHER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(900),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(30 * 24 * 3600),
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(1000),

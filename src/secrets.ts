@@ -9,11 +9,28 @@ import type { BootstrapCredentials } from './domain/identity/bootstrap';
  * JWT_SECRET, since a token signed by one is checked by another.
  */
 export function loadJwtSecret(config: Config): string {
-  if (config.JWT_SECRET) return config.JWT_SECRET;
-  const file = path.join(config.dataDir, 'jwt-secret');
+  return config.JWT_SECRET ?? dataDirSecret(config, 'jwt-secret');
+}
+
+/**
+ * VOUCHER_SECRET, or one generated once into the data directory: the key of the vouchers'
+ * secret-number hashes (docs/vouchers.md). Replicas at scale must share it.
+ */
+export function loadVoucherSecret(config: Config): string {
+  return config.VOUCHER_SECRET ?? dataDirSecret(config, 'voucher-secret');
+}
+
+/** A random secret kept in `<DATA_DIR>/<name>` (mode 0600), created by the first process that needs it. */
+function dataDirSecret(config: Config, name: string): string {
+  const file = path.join(config.dataDir, name);
   if (!existsSync(file)) {
     mkdirSync(config.dataDir, { recursive: true });
-    writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    try {
+      writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      // Another process of the same data directory wrote it first: use theirs.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
   }
   return readFileSync(file, 'utf8').trim();
 }

@@ -7,6 +7,7 @@ import type { Db } from '../db/client';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail';
 import { testGateway, type PaymentGateway } from '../payments/gateway';
+import { communicationActivities } from './communications';
 import { ledgerActivities, topupActivities } from './ledger';
 import { terminationActivities } from './termination';
 
@@ -24,6 +25,7 @@ export function createActivities(deps: ActivityDeps) {
     ...ledgerActivities(deps.db),
     ...terminationActivities(deps.db),
     ...topupActivities(deps.db, deps.gateway ?? testGateway),
+    ...communicationActivities(deps),
     /** Health/smoke check: proves a worker is polling and activities run. */
     async ping(name: string): Promise<string> {
       return `pong: ${name}`;

@@ -18,6 +18,7 @@ import { runsInTransaction, type RequestContext, type RouteDef } from './route';
 import { RouteTable } from './route-table';
 import { allRoutes } from './routes';
 import { docsRouter } from './docs';
+import { trackingRouter } from './communications/tracking';
 
 export const BASE_PATH = '/backoffice/v1';
 
@@ -61,6 +62,8 @@ export function createApp(deps: AppDeps) {
     runRoute(pipeline, match.def, match.params, req, res).catch(next);
   });
   api.use(docsRouter(routes));
+  // E-mail tracking (pixel, clicks): not JSON operations, outside the API key.
+  app.use(`${BASE_PATH}/t`, trackingRouter(deps));
   app.use(BASE_PATH, api);
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND', 'No such operation')));
   app.use(errorHandler(log));
@@ -140,7 +143,7 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
     if (scope) await settleKey(p, scope, err);
     throw err;
   }
-  sendJson(res, status, result ?? null);
+  sendJson(res, status, result);
 }
 
 /**
@@ -149,6 +152,13 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
  * string, headers and body leave in one write (measured: docs/benchmarks.md).
  */
 function sendJson(res: Response, status: number, value: unknown): void {
+  if (value === undefined || value === null) {
+    // An operation with nothing to say (spec 4.8's ad hoc return without a purchase): no body.
+    res.statusCode = status;
+    res.setHeader('Content-Length', 0);
+    res.end();
+    return;
+  }
   const body = JSON.stringify(value);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -219,7 +229,7 @@ async function settleKey(p: Pipeline, scope: IdempotencyKeyRef, err: unknown) {
 
 function redact(body: unknown, fields: string[] | undefined): unknown {
   if (!fields || typeof body !== 'object' || body === null) return body;
-  return { ...body, ...Object.fromEntries(fields.map((f) => [f, null])) };
+  return { ...body, ...Object.fromEntries(fields.filter((f) => f in body).map((f) => [f, null])) };
 }
 
 function parsePart(schema: RouteDef['body'], value: unknown) {

@@ -2,7 +2,15 @@ import type { AppDeps } from './app';
 import { accountRoutes } from './accounts/routes';
 import { accountingPeriodRoutes } from './accounting-periods/routes';
 import { contactPaymentRoutes } from './contact-payment-methods/routes';
+import { templateRoutes } from './communication-templates/routes';
+import { communicationRoutes } from './communications/routes';
 import { contactRoutes } from './contacts/routes';
+import { integrationRoutes } from './integrations/routes';
+import { segmentRoutes } from './segments/routes';
+import { loyaltyReferenceRoutes } from './loyalty-reference/routes';
+import { purchaseRoutes } from './purchases/routes';
+import { rewardRoutes } from './rewards/routes';
+import { voucherRoutes } from './vouchers/routes';
 import { healthRoutes } from './health/routes';
 import { identityRoutes } from './identity/routes';
 import { networkRoutes } from './network/routes';
@@ -30,5 +38,13 @@ export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDe
     ...accountRoutes(),
     ...walletRoutes(deps),
     accountLifeCycleRoute(deps),
+    ...loyaltyReferenceRoutes(),
+    ...rewardRoutes(),
+    ...voucherRoutes(),
+    ...purchaseRoutes(deps),
+    ...integrationRoutes(),
+    ...segmentRoutes(),
+    ...templateRoutes(),
+    ...communicationRoutes(deps),
   ];
 }

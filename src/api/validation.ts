@@ -39,6 +39,16 @@ export const zCurrency = z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter I
 export const zCountry = z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 3166 alpha-3 code').transform((v) => v.toUpperCase());
 export const zLanguage = z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 639 code').transform((v) => v.toLowerCase());
 
+/** The code of a reference-data record (used in paths, so no "/"): unique within the organisation. */
+export const zRefCode = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[^/]+$/, 'must not contain "/"')
+  .meta({ description: 'Optional code, unique within the organisation.' });
+export const zRefName = z.string().trim().min(1).max(200);
+
 export const idParams = z.object({ id: zId });
 export const idResponse = z.object({ id: z.string() });
 

@@ -33,6 +33,8 @@ export const ERROR_CODES = {
 
   CONTACT_ANONYMIZED: { status: 409, area: 'Contacts', meaning: 'The contact is anonymized: nothing may write personal data to it again.' },
 
+  CONTACT_OPTED_OUT: { status: 409, area: 'Communications', meaning: 'The contact opted out of the channel (email_opt_out, sms_opt_out); ignore_preferences: true sends anyway.' },
+
   PERIOD_OVERLAP: { status: 409, area: 'Accounting periods', meaning: 'The period overlaps another period of the organisation.' },
   PERIOD_BEFORE_CLOSED: { status: 409, area: 'Accounting periods', meaning: 'A period cannot start before the end of a closed one.' },
   PERIOD_CLOSED: { status: 409, area: 'Accounting periods', meaning: 'A closed period cannot be changed or deleted.' },
@@ -50,6 +52,15 @@ export const ERROR_CODES = {
   PRIMARY_REQUIRED: { status: 409, area: 'Accounts', meaning: 'A contact keeps one primary account: make another one primary instead of unsetting it.' },
   ALREADY_MEMBER: { status: 409, area: 'Accounts', meaning: 'The account is already a member of an account group (a member belongs to one group).' },
   GROUP_CYCLE: { status: 409, area: 'Accounts', meaning: 'The account already funds the group, directly or through other groups: the groups would form a loop.' },
+
+  NOT_PRIMARY_ACCOUNT: { status: 409, area: 'Rewards', meaning: "Only a contact's primary account holds reward information (spec rule 3)." },
+  SPENDING_BLOCKED: { status: 409, area: 'Purchases', meaning: "The account's spending is blocked: a purchase may not spend from its wallet." },
+  PURCHASE_CANCELLED: { status: 409, area: 'Purchases', meaning: 'The purchase is cancelled: it cannot be cancelled again or returned.' },
+  RETURN_EXCEEDS_PURCHASE: { status: 409, area: 'Purchases', meaning: 'The returns of a purchase would exceed its total amount.' },
+  PURCHASE_TRANSACTION: { status: 409, area: 'Wallets', meaning: 'The wallet transaction belongs to a purchase: cancel or return the purchase instead of voiding it.' },
+  VOUCHER_USED: { status: 409, area: 'Vouchers', meaning: 'The voucher was already used.' },
+  VOUCHER_EXPIRED: { status: 409, area: 'Vouchers', meaning: 'The voucher is past its expiration date.' },
+  VOUCHER_CANCELLED: { status: 409, area: 'Vouchers', meaning: 'The voucher is cancelled.' },
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -6,6 +6,7 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { TerminationInput } from '../activities/termination';
 import type { TopupInput } from '../activities/ledger';
+import type { SendCommunicationInput, SendOutcome } from '../activities/communications';
 import { sleep } from '@temporalio/workflow';
 
 const { ping } = proxyActivities<Activities>({
@@ -84,4 +85,21 @@ export async function walletTopupWorkflow(input: TopupInput & { currencyCode: st
   if (charged.outcome !== 'APPROVED') return 'DECLINED';
   await topup.creditTopup({ ...input, walletId: plan.walletId, amount: plan.amount, chargeId: charged.chargeId });
   return 'CREDITED';
+}
+
+/** Attempts of a communication's send; the last one marks it FAILED (docs/communications.md). */
+export const COMMUNICATION_SEND_ATTEMPTS = 3;
+
+const communications = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: COMMUNICATION_SEND_ATTEMPTS },
+});
+
+/**
+ * One communication (workflow id `communication:<id>`), started after its PENDING row
+ * committed: one activity sends it and marks it SENT, or FAILED after a non-retryable error or
+ * the last attempt. A repeat finds it no longer PENDING and sends nothing.
+ */
+export async function communicationSendWorkflow(input: SendCommunicationInput): Promise<SendOutcome> {
+  return await communications.sendCommunication({ ...input, maximumAttempts: COMMUNICATION_SEND_ATTEMPTS });
 }

@@ -3,12 +3,12 @@
 import { z } from 'zod';
 import { contentList } from '../lists';
 import { locationItem } from '../network/schemas';
-import { pagingQuery, zId } from '../validation';
+import { pagingQuery, zId, zRefCode, zRefName } from '../validation';
 
 export const PRODUCT_ID_TYPES = ['FAMILY', 'TYPE', 'PRODUCT'] as const;
 
-const code = z.string().trim().min(1).max(100).regex(/^[^/]+$/, 'must not contain "/"');
-const name = z.string().trim().min(1).max(200);
+const code = zRefCode;
+const name = zRefName;
 const clock = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 export const timing = z

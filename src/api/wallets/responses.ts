@@ -27,7 +27,7 @@ export const walletTransactionList = contentList(walletTransaction);
 export const walletTransactionQuery = pagingQuery(['created_on', 'amount', 'number', 'transaction_date']).extend({
   created_on_from: zEpoch.optional(),
   created_on_to: zEpoch.optional(),
-  classification: z.enum(['CREDIT', 'DEBIT', 'TRANSFER', 'VOID', 'EXPIRY', 'TOPUP']).optional(),
+  classification: z.enum(['CREDIT', 'DEBIT', 'TRANSFER', 'VOID', 'EXPIRY', 'TOPUP', 'AWARD', 'SPEND', 'RETURN']).optional(),
   life_cycle_state: z.enum(['POSTED', 'VOID']).optional(),
 });
 

@@ -1,16 +1,17 @@
 // Wallets, journals and the contact's money (spec 4.1, 4.3; docs/money.md).
 import { actorOf } from '../../domain/audit';
 import { findContactId } from '../../domain/contacts/lookup';
-import { postJournal, type MoneyContext } from '../../domain/money/ledger/journal';
+import { postJournal } from '../../domain/money/ledger/journal';
 import { contactTransactions, contactWallets, walletBalances, walletExists } from '../../domain/money/ledger/reads';
 import { voidTransaction } from '../../domain/money/ledger/void';
-import { getSettings, getSettingsSql } from '../../domain/money/settings';
+import { getSettings } from '../../domain/money/settings';
 import { getSpendConditions } from '../../domain/spend-conditions/read';
 import { createWallet, moveWallet, updateWallet } from '../../domain/wallets/wallets';
 import { notFound } from '../../domain/errors';
 import { contactParams } from '../contacts/schemas';
 import { contentPage } from '../lists';
 import type { AppDeps } from '../app';
+import { moneyContext } from '../money-context';
 import { route, type RequestContext, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
 import { presentBalance, presentContactWallet, presentTransaction } from './present';
@@ -23,15 +24,7 @@ const read = { scope: 'wallets:read' } as const;
 const write = { scope: 'wallets:write' } as const;
 
 export function walletRoutes(deps: AppDeps): RouteDef[] {
-  const money = (ctx: RequestContext): MoneyContext => ({
-    sql: ctx.sql,
-    actor: actorOf(ctx),
-    settings: () => getSettingsSql(ctx.sql),
-    startTopup: async (causeId, currencyCode) => {
-      const input = { organisationId: ctx.organisationId, causeId, currencyCode };
-      await deps.workflows.workflow.start('walletTopupWorkflow', { workflowId: `wallet-topup:${causeId}`, taskQueue: ctx.config.TEMPORAL_TASK_QUEUE, args: [input] });
-    },
-  });
+  const money = (ctx: RequestContext) => moneyContext(deps, ctx);
 
   return [
     route({

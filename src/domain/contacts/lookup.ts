@@ -43,8 +43,8 @@ const CONTACT_ID = `SELECT id FROM contacts WHERE organisation_id = $1 AND (id =
 ORDER BY (id = $2::uuid) DESC NULLS LAST LIMIT 1`;
 
 /** The id of the contact a path names by id or code (the rule above), for reads on ctx.sql. */
-export async function findContactId(sql: OrgSql, idOrCode: string): Promise<string> {
+export async function findContactId(sql: OrgSql, idOrCode: string, attribute?: string): Promise<string> {
   const [row] = await sql.rows<{ id: string }>(CONTACT_ID, contactStatementParams(idOrCode));
-  if (!row) throw notFound('Contact');
+  if (!row) throw notFound('Contact', attribute);
   return row.id;
 }

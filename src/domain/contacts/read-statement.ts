@@ -48,12 +48,16 @@ export const CONTACT_DOCUMENT = `json_build_object(
 )`;
 
 /**
- * Spend over the last 12 months (spec 2.1 total_spend): the contact's posted wallet debits
- * (docs/money.md); purchases add theirs when they exist. Text, so no float carries it.
+ * Spend over the last 12 months (spec 2.1 total_spend): the contact's posted purchases less what
+ * was returned of them, plus its posted wallet debits by journal (docs/loyalty.md). A purchase's
+ * own spend from the wallet is part of its total, not counted again. Text, so no float carries it.
  */
-const TOTAL_SPEND = `(SELECT COALESCE(SUM(t.amount), 0)::text FROM wallet_transactions t
-  WHERE t.organisation_id = c.organisation_id AND t.contact_id = c.id AND t.classification = 'DEBIT'
-    AND t.life_cycle_state = 'POSTED' AND t.created_at >= now() - interval '12 months')`;
+const TOTAL_SPEND = `((SELECT COALESCE(SUM(p.total_amount - p.returned_amount), 0) FROM purchases p
+    WHERE p.organisation_id = c.organisation_id AND p.contact_id = c.id AND p.life_cycle_state = 'POSTED'
+      AND p.performed_on >= now() - interval '12 months')
+  + (SELECT COALESCE(SUM(t.amount), 0) FROM wallet_transactions t
+    WHERE t.organisation_id = c.organisation_id AND t.contact_id = c.id AND t.classification = 'DEBIT'
+      AND t.life_cycle_state = 'POSTED' AND t.created_at >= now() - interval '12 months'))::text`;
 
 /** Parameters: $1 organisation, $2 the value if GUID-shaped (normalised) else null, $3 the value as given. */
 export const CONTACT_STATEMENT = `SELECT ${CONTACT_DOCUMENT} AS contact, ${TOTAL_SPEND} AS "totalSpend"

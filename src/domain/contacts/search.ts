@@ -64,6 +64,18 @@ export async function searchContacts(sql: OrgSql, organisationId: string, q: Con
   return { rows, total: page[0].total };
 }
 
+/** The filters of the search alone (no paging, sorting or extras): what a segment stores. */
+export type ContactFilters = Omit<ContactSearch, 'page' | 'size' | 'sort' | 'order' | 'financials' | 'metrics' | 'organisation_id'>;
+
+/**
+ * The search's condition over `contacts c` for other readers of the same filters (segments):
+ * `where` uses $1 (the organisation) and `values` as $2, $3, …
+ */
+export function contactFilterCondition(q: ContactFilters): { where: string; values: unknown[] } {
+  const params = new Params();
+  return { where: conditions(params, q).join(' AND '), values: params.values };
+}
+
 /** A statement's parameters after the organisation, which ctx.sql passes as $1. */
 class Params {
   readonly values: unknown[] = [];
@@ -73,7 +85,7 @@ class Params {
   }
 }
 
-function conditions(p: Params, q: ContactSearch): string[] {
+function conditions(p: Params, q: ContactFilters): string[] {
   const on = ['c.organisation_id = $1'];
   const lowerEq = (column: string, value: string | undefined) => {
     if (value !== undefined) on.push(`lower(c.${column}) = lower(${p.add(value)})`);

@@ -2,9 +2,11 @@
  * Permission groups. A credential's scopes hold `*` (everything), a group name (read and
  * write), or `<group>:read` / `<group>:write`. `settings` is the organisation's money settings
  * and its accounting periods (what finance controls); `reference_data` also covers the business
- * network, products and spend conditions (docs/money-reference.md "Scopes").
+ * network, products and spend conditions (docs/money-reference.md "Scopes") and the loyalty
+ * reference data (schemes, tiers, offers, voucher types); `rewards` is an account's reward
+ * attributes, merchants and scheme sign-ups (docs/loyalty.md).
  */
-export const SCOPE_GROUPS = ['contacts', 'accounts', 'reference_data', 'settings', 'wallets', 'api_keys'] as const;
+export const SCOPE_GROUPS = ['contacts', 'accounts', 'reference_data', 'settings', 'wallets', 'api_keys', 'rewards', 'purchases', 'vouchers', 'communications'] as const;
 
 export const ALL_SCOPES = ['*'];
 

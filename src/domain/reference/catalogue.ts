@@ -65,6 +65,11 @@ export const accountClassifications: Catalogue = {
 };
 export const productTypes: Catalogue = { entity: 'product_type', label: 'Product type', table: (tx) => tx.productType };
 export const productFamilies: Catalogue = { entity: 'product_family', label: 'Product family', table: (tx) => tx.productFamily };
+export const purchaseClassifications: Catalogue = {
+  entity: 'purchase_classification',
+  label: 'Purchase classification',
+  table: (tx) => tx.purchaseClassification,
+};
 
 /** Narrows every query to a parent (a sector's industry); empty for top-level lists. */
 export interface Parent {

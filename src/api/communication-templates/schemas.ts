@@ -1,0 +1,68 @@
+// Communication templates (spec 2.10, 4.7; docs/communications.md "Templates"): a name and one
+// content per 3-letter language, with `{{contact.<field>}}` placeholders checked when written.
+import { z } from 'zod';
+import { PLACEHOLDER_FIELDS, unknownPlaceholders } from '../../domain/communications/render';
+import { contentList } from '../lists';
+import { pagingQuery, zLanguage, zRefCode, zRefName } from '../validation';
+
+const PLACEHOLDERS = `Placeholders: ${PLACEHOLDER_FIELDS.map((f) => `{{contact.${f}}}`).join(', ')}; any other {{...}} is 400 naming the field.`;
+
+const withPlaceholders = (max: number, description: string) =>
+  z
+    .string()
+    .max(max)
+    .superRefine((text, ctx) => {
+      const [unknown] = unknownPlaceholders(text);
+      if (unknown !== undefined) ctx.addIssue({ code: 'custom', message: `unknown placeholder {{${unknown}}}; ${PLACEHOLDERS}` });
+    })
+    .meta({ description: `${description} ${PLACEHOLDERS}` });
+
+const content = z.strictObject({
+  language: zLanguage.meta({ description: 'ISO 639 3-letter code (stored lower-case); one content per language.' }),
+  subject: withPlaceholders(500, 'EMAIL and INAPP subject; values inserted as they are.').nullish(),
+  rich_content: withPlaceholders(200_000, 'HTML; values are HTML-escaped.').nullish(),
+  plain_content: withPlaceholders(100_000, 'Plain text (SMS, and the text part of e-mail); values inserted as they are.').nullish(),
+});
+
+const contents = z
+  .array(content)
+  .min(1)
+  .max(50)
+  .superRefine((items, ctx) => {
+    const seen = new Set<string>();
+    items.forEach((c, i) => {
+      if (seen.has(c.language)) ctx.addIssue({ code: 'custom', path: [i, 'language'], message: 'one content per language: listed twice' });
+      seen.add(c.language);
+    });
+  });
+
+export const templateCreateBody = z.strictObject({
+  name: zRefName,
+  code: zRefCode.nullish(),
+  contents,
+});
+
+/** Partial; contents given replace the contents. */
+export const templateUpdateBody = z.strictObject({
+  name: zRefName.optional(),
+  code: zRefCode.nullish(),
+  contents: contents.optional(),
+});
+
+export const templateListQuery = pagingQuery(['name', 'code', 'created_on']).extend({
+  name: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name.' }),
+  code: z.string().min(1).max(100).optional().meta({ description: 'Exact code.' }),
+});
+
+export const templateItem = z.object({
+  id: z.string().meta({ description: 'Shown in reads and lists too (docs/communications.md).' }),
+  code: z.string().nullable(),
+  name: z.string(),
+  contents: z.array(
+    z.object({ language: z.string(), subject: z.string().nullable(), rich_content: z.string().nullable(), plain_content: z.string().nullable() }),
+  ),
+  created_on: z.number().int(),
+  updated_on: z.number().int(),
+});
+
+export const templateList = contentList(templateItem);

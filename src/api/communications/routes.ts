@@ -1,0 +1,71 @@
+// Communications (spec 2.10, 4.7; issue 9 part 3). Decisions: docs/communications.md "Communications".
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { Db } from '../../db/client';
+import { actorOf } from '../../domain/audit';
+import { archiveCommunication, createCommunication, getCommunication, listCommunications } from '../../domain/communications/communications';
+import type { AppDeps } from '../app';
+import { COMMUNICATIONS_TAG as TAG, communicationsRead, communicationsWrite } from '../integrations/routes';
+import { contentPage, listArgs } from '../lists';
+import { route, type RouteDef } from '../route';
+import { idParams, idResponse } from '../validation';
+import { COMMUNICATION_SORT, presentCommunication, presentCommunicationListItem } from './present';
+import { communicationCreateBody, communicationItem, communicationList, communicationListQuery, communicationUpdateBody } from './schemas';
+
+export const communicationWorkflowId = (id: string) => `communication:${id}`;
+
+export function communicationRoutes(deps: AppDeps): RouteDef[] {
+  return [
+    route({
+      method: 'post', path: '/communications', operationId: 'createCommunication', tag: TAG, auth: communicationsWrite,
+      summary: 'Send a communication',
+      description:
+        'Writes the communication PENDING, then starts its send workflow (id communication:<id>), which marks it SENT or FAILED. ' +
+        'Integration: the one given (of the channel, else 400 naming integration_id), else the organisation\'s oldest of the channel, else for EMAIL the SYSTEM mailer ' +
+        '(SMS without one: 400 naming integration_id). Recipient: given, else the contact\'s primary e-mail (EMAIL) or phone (SMS), else 400 naming recipient. ' +
+        'A contact who opted out of the channel: 409 CONTACT_OPTED_OUT unless ignore_preferences is true; an anonymized contact: 409 CONTACT_ANONYMIZED. ' +
+        'template_id: its content in language, else the contact\'s preferred language, else its first content, rendered for the contact; otherwise content is required.',
+      body: communicationCreateBody, response: idResponse, errors: [404, 409, 503],
+      example: { name: 'Welcome', contact_id: 'C-1001', channel: 'EMAIL', recipient: 'alice@example.com', subject: 'Welcome', content: 'Dear Alice, welcome.' },
+      // Committed before the workflow starts, so the workflow always finds its row.
+      transaction: false,
+      handler: async ({ ctx, body }) => {
+        const { id } = await (ctx.db as unknown as Db).$transaction((tx) => createCommunication(tx, actorOf(ctx), body), { maxWait: 10_000, timeout: 30_000 });
+        try {
+          await deps.workflows.workflow.start('communicationSendWorkflow', {
+            workflowId: communicationWorkflowId(id), taskQueue: ctx.config.TEMPORAL_TASK_QUEUE, args: [{ organisationId: ctx.organisationId, communicationId: id }],
+          });
+        } catch (err) {
+          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        }
+        return { id };
+      },
+    }),
+    route({
+      method: 'get', path: '/communications', operationId: 'listCommunications', tag: TAG, auth: communicationsRead,
+      summary: 'List communications',
+      description: 'Filters: contact_id, life_cycle_state, channel, is_archived. Sortable by created_on (default, newest first), name, life_cycle_state, channel.',
+      query: communicationListQuery, response: communicationList,
+      handler: async ({ ctx, query }) => {
+        const page = await listCommunications(ctx.db, ctx.organisationId, listArgs(query, COMMUNICATION_SORT), {
+          contactId: query.contact_id, lifeCycleState: query.life_cycle_state, channel: query.channel, isArchived: query.is_archived,
+        });
+        return contentPage(query, page.rows.map(presentCommunicationListItem), page.total);
+      },
+    }),
+    route({
+      method: 'get', path: '/communications/{id}', operationId: 'getCommunication', tag: TAG, auth: communicationsRead,
+      summary: 'Get a communication', params: idParams, response: communicationItem, errors: [404],
+      handler: async ({ ctx, params }) => presentCommunication(await getCommunication(ctx.db, ctx.organisationId, params.id)),
+    }),
+    route({
+      method: 'put', path: '/communications/{id}', operationId: 'updateCommunication', tag: TAG, auth: communicationsWrite,
+      summary: 'Archive or unarchive a communication', description: 'is_archived only; the message itself is history.',
+      params: idParams, body: communicationUpdateBody, response: idResponse, errors: [404],
+      example: { is_archived: true },
+      handler: async ({ ctx, params, body }) => {
+        await archiveCommunication(ctx.db, actorOf(ctx), params.id, body.is_archived);
+        return { id: params.id };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,70 @@
+// Integrations (issue 9 part 1): the one shape of reference data (API-CONVENTIONS), under the
+// communications scope and open to public keys too (spec 5.5). Decisions: docs/communications.md.
+import { actorOf } from '../../domain/audit';
+import { createIntegration, deleteIntegration, getIntegration, listIntegrations, updateIntegration } from '../../domain/communications/integrations';
+import { contentPage, listArgs } from '../lists';
+import { route, type RouteDef } from '../route';
+import { idParams, idResponse } from '../validation';
+import { integrationFilter, NAME_CODE_SORT, presentIntegration } from './present';
+import { integrationCreateBody, integrationItem, integrationList, integrationListQuery, integrationUpdateBody } from './schemas';
+
+export const COMMUNICATIONS_TAG = 'Communications';
+export const communicationsRead = { scope: 'communications:read', public: true } as const;
+export const communicationsWrite = { scope: 'communications:write', public: true } as const;
+
+const TAG = COMMUNICATIONS_TAG;
+
+export function integrationRoutes(): RouteDef[] {
+  return [
+    route({
+      method: 'post', path: '/integrations', operationId: 'createIntegration', tag: TAG, auth: communicationsWrite,
+      summary: 'Create an integration',
+      description:
+        'One channel (EMAIL, SMS, INAPP), a provider of that channel and its settings. A provider that does not suit the channel is 400 naming provider; ' +
+        'a bad setting is 400 naming it (settings.url). password and token are write-only.',
+      body: integrationCreateBody, response: idResponse, errors: [409],
+      example: {
+        name: 'Transactional mail', code: 'MAIL', channel: 'EMAIL', provider: 'SMTP',
+        settings: { host: 'smtp.example.com', port: 587, secure: false, username: 'mailer', password: 'secret', from_address: 'news@example.com', from_name: 'Example' },
+      },
+      handler: ({ ctx, body }) => createIntegration(ctx.db, actorOf(ctx), body),
+    }),
+    route({
+      method: 'get', path: '/integrations', operationId: 'listIntegrations', tag: TAG, auth: communicationsRead,
+      summary: 'List integrations', description: 'Filters: name (contains), code (exact), channel. Sortable by name, code, created_on (default: newest first).',
+      query: integrationListQuery, response: integrationList,
+      handler: async ({ ctx, query }) => {
+        const page = await listIntegrations(ctx.db, ctx.organisationId, listArgs(query, NAME_CODE_SORT), integrationFilter(query));
+        return contentPage(query, page.rows.map(presentIntegration), page.total);
+      },
+    }),
+    route({
+      method: 'get', path: '/integrations/{id}', operationId: 'getIntegration', tag: TAG, auth: communicationsRead,
+      summary: 'Get an integration', description: 'Settings without secrets (password_set, token_set).',
+      params: idParams, response: integrationItem, errors: [404],
+      handler: async ({ ctx, params }) => presentIntegration(await getIntegration(ctx.db, ctx.organisationId, params.id)),
+    }),
+    route({
+      method: 'put', path: '/integrations/{id}', operationId: 'updateIntegration', tag: TAG, auth: communicationsWrite,
+      summary: 'Update an integration',
+      description:
+        'Partial: only the fields given change; null clears the code. settings given replace the settings, except password and token left out, ' +
+        'which keep their stored value (same provider and auth type); null given for one clears it.',
+      params: idParams, body: integrationUpdateBody, response: idResponse, errors: [404, 409],
+      example: { name: 'Marketing mail', channel: 'EMAIL', provider: 'SMTP', settings: { host: 'smtp.example.com', port: 465, secure: true, from_address: 'news@example.com' } },
+      handler: async ({ ctx, params, body }) => {
+        await updateIntegration(ctx.db, actorOf(ctx), params.id, body);
+        return { id: params.id };
+      },
+    }),
+    route({
+      method: 'delete', path: '/integrations/{id}', operationId: 'deleteIntegration', tag: TAG, auth: communicationsWrite,
+      summary: 'Delete an integration', description: 'One still named by a communication plan answers 409 IN_USE.',
+      params: idParams, response: idResponse, errors: [404, 409],
+      handler: async ({ ctx, params }) => {
+        await deleteIntegration(ctx.db, actorOf(ctx), params.id);
+        return { id: params.id };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,164 @@
+// Communications (spec 2.10; docs/communications.md "Communications"): the row written PENDING
+// by POST /communications, read, listed and archived here. Sending is the communication-send
+// workflow's activity (src/activities/communications.ts).
+import type { Communication, Contact, Integration, Prisma, Tx } from '../../db/client';
+import { audit, type AuditActor } from '../audit';
+import { conflict, invalid, notFound } from '../errors';
+import { newId } from '../ids';
+import type { ListArgs, ListPage } from '../lists';
+import { findContact } from '../contacts/lookup';
+import { renderTemplate, type RenderContact } from './render';
+import type { Channel } from './integration-settings';
+import type { CommunicationInput } from './types';
+
+export type LifeCycleState = 'PENDING' | 'SENT' | 'FAILED';
+
+const ENTITY = 'communication';
+
+const INCLUDE = { contact: { select: { id: true, code: true, companyName: true, firstName: true, lastName: true } } } satisfies Prisma.CommunicationInclude;
+export type CommunicationRecord = Prisma.CommunicationGetPayload<{ include: typeof INCLUDE }>;
+
+export interface CommunicationFilter {
+  contactId?: string;
+  lifeCycleState?: LifeCycleState;
+  channel?: Channel;
+  isArchived?: boolean;
+}
+
+/** The contact's display name: company name, else first and last name (as segments list them). */
+export function contactName(c: { companyName: string | null; firstName: string | null; lastName: string | null }): string | null {
+  return c.companyName ?? ([c.firstName, c.lastName].filter(Boolean).join(' ') || null);
+}
+
+/**
+ * Checks the refusals and writes the row PENDING; the caller starts the send workflow after
+ * the commit.
+ */
+export async function createCommunication(tx: Tx, actor: AuditActor, input: CommunicationInput): Promise<{ id: string }> {
+  const { organisationId } = actor;
+  const contact = await findContact(tx, organisationId, input.contact_id).catch((err) => {
+    throw err?.code === 'NOT_FOUND' ? notFound('Contact', 'contact_id') : err;
+  });
+  if (contact.isAnonymized) throw conflict('CONTACT_ANONYMIZED', 'contact_id: the contact is anonymized; nothing is sent to it', 'contact_id');
+  const channel = input.channel;
+  if (!input.ignore_preferences) {
+    if (channel === 'EMAIL' && contact.emailOptOut) throw conflict('CONTACT_OPTED_OUT', 'contact_id: the contact opted out of e-mail (ignore_preferences: true sends anyway)', 'contact_id');
+    if (channel === 'SMS' && contact.smsOptOut) throw conflict('CONTACT_OPTED_OUT', 'contact_id: the contact opted out of SMS (ignore_preferences: true sends anyway)', 'contact_id');
+  }
+  const integration = await pickIntegration(tx, organisationId, channel, input.integration_id ?? undefined);
+  const details = await contactDetails(tx, organisationId, contact);
+  const recipient = input.recipient ?? (channel === 'EMAIL' ? details.email : channel === 'SMS' ? details.phone : null) ?? null;
+  if (!recipient && channel !== 'INAPP') {
+    throw invalid('recipient', `recipient: required, the contact has no ${channel === 'EMAIL' ? 'e-mail address' : 'phone number'}`);
+  }
+  if (recipient && channel === 'EMAIL' && !/^[^\s@<>]+@[^\s@<>]+$/.test(recipient)) throw invalid('recipient', 'recipient: must be an e-mail address');
+
+  let subject = input.subject ?? null;
+  let content = input.content ?? null;
+  let richContent: string | null = null;
+  let language = input.language ?? null;
+  if (input.template_id) {
+    const template = await tx.communicationTemplate.findFirst({ where: { organisationId, id: input.template_id }, include: { contents: { orderBy: { position: 'asc' } } } });
+    if (!template) throw notFound('Communication template', 'template_id');
+    // The content in `language`, else the contact's preferred language, else the first one.
+    const pick =
+      (language && template.contents.find((c) => c.language === language)) ||
+      (contact.preferredLanguageCode && template.contents.find((c) => c.language === contact.preferredLanguageCode?.toLowerCase())) ||
+      template.contents[0];
+    const rendered = renderTemplate({ subject: pick.subject, rich_content: pick.richContent, plain_content: pick.plainContent }, details.render);
+    language = pick.language;
+    subject = rendered.subject ?? subject;
+    richContent = channel === 'EMAIL' ? (rendered.rich_content ?? null) : null;
+    content = rendered.plain_content ?? (rendered.rich_content != null ? htmlToText(rendered.rich_content) : content);
+  }
+  if (!content) throw invalid('content', input.template_id ? 'content: the template content has no text' : 'content: required without template_id');
+  if (channel === 'EMAIL' && !subject) throw invalid('subject', 'subject: required for EMAIL (given or from the template)');
+
+  const id = newId();
+  await tx.communication.create({
+    data: {
+      id,
+      organisationId,
+      name: input.name,
+      contactId: contact.id,
+      channel,
+      integrationId: integration?.id ?? null,
+      language,
+      recipient,
+      subject,
+      content,
+      richContent,
+      templateId: input.template_id ?? null,
+      lifeCycleState: 'PENDING',
+    },
+  });
+  await audit(tx, actor, { action: 'CREATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(input), channel } });
+  return { id };
+}
+
+/** The given integration (of the channel), else the organisation's oldest of the channel; null: the SYSTEM mailer (EMAIL) or nothing to send through (INAPP). */
+async function pickIntegration(tx: Tx, organisationId: string, channel: Channel, id: string | undefined): Promise<Integration | null> {
+  if (id) {
+    const given = await tx.integration.findFirst({ where: { organisationId, id } });
+    if (!given) throw notFound('Integration', 'integration_id');
+    if (given.channel !== channel) throw invalid('integration_id', `integration_id: a ${given.channel} integration, not ${channel}`);
+    return given;
+  }
+  const first = await tx.integration.findFirst({ where: { organisationId, channel }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  if (!first && channel === 'SMS') throw invalid('integration_id', 'integration_id: required, the organisation has no SMS integration');
+  return first;
+}
+
+/** Primary e-mail and phone (else the first one), and the placeholder values. */
+async function contactDetails(tx: Tx, organisationId: string, contact: Contact) {
+  const [emails, phones] = await Promise.all([
+    tx.contactEmail.findMany({ where: { organisationId, contactId: contact.id }, orderBy: [{ isPrimary: 'desc' }, { createdAt: 'asc' }], take: 1 }),
+    tx.contactPhone.findMany({ where: { organisationId, contactId: contact.id }, orderBy: [{ isPrimary: 'desc' }, { createdAt: 'asc' }], take: 1 }),
+  ]);
+  const email = emails[0]?.emailAddress ?? null;
+  const phone = phones[0]?.number ?? null;
+  const render: RenderContact = {
+    id: contact.id,
+    code: contact.code,
+    title: contact.title,
+    first_name: contact.firstName,
+    middle_name: contact.middleName,
+    last_name: contact.lastName,
+    name: contactName(contact),
+    company_name: contact.companyName,
+    email,
+    phone,
+    loyalty_identifier: contact.loyaltyIdentifier,
+    referral_code: contact.referralCode,
+  };
+  return { email, phone, render };
+}
+
+function htmlToText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/p>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+    .trim();
+}
+
+/** The communication, or 404 (also for another organisation's id). */
+export async function getCommunication(tx: Tx, organisationId: string, id: string): Promise<CommunicationRecord> {
+  const row = await tx.communication.findFirst({ where: { organisationId, id }, include: INCLUDE });
+  if (!row) throw notFound('Communication');
+  return row;
+}
+
+export async function listCommunications(tx: Tx, organisationId: string, args: ListArgs, q: CommunicationFilter): Promise<ListPage<Communication>> {
+  const where: Prisma.CommunicationWhereInput = { organisationId, contactId: q.contactId, lifeCycleState: q.lifeCycleState, channel: q.channel, isArchived: q.isArchived };
+  const [rows, total] = await Promise.all([tx.communication.findMany({ where, ...args }), tx.communication.count({ where })]);
+  return { rows, total };
+}
+
+/** PUT: `is_archived` only (the message itself is history). */
+export async function archiveCommunication(tx: Tx, actor: AuditActor, id: string, isArchived: boolean): Promise<void> {
+  const found = await tx.communication.updateMany({ where: { organisationId: actor.organisationId, id }, data: { isArchived } });
+  if (!found.count) throw notFound('Communication');
+  await audit(tx, actor, { action: 'UPDATE', entityType: ENTITY, entityId: id, changes: { is_archived: isArchived } });
+}

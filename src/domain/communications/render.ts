@@ -1,0 +1,65 @@
+// Template placeholders (docs/communications.md "Placeholders").
+//
+// Syntax: `{{contact.<field>}}`, spaces allowed inside the braces (`{{ contact.code }}`), for
+// the fixed, published list of fields in PLACEHOLDER_FIELDS. Anything else between `{{` and `}}`
+// is refused when a template is written (400 naming the content field), so a render never meets
+// an unknown one. A field the contact has no value for renders as the empty string. Values are
+// HTML-escaped in rich_content and inserted as they are in subject and plain_content.
+
+/** The contact fields a template may name, as `{{contact.<field>}}`. */
+export const PLACEHOLDER_FIELDS = [
+  'id',
+  'code',
+  'title',
+  'first_name',
+  'middle_name',
+  'last_name',
+  'name',
+  'company_name',
+  'email',
+  'phone',
+  'loyalty_identifier',
+  'referral_code',
+] as const;
+
+export type PlaceholderField = (typeof PLACEHOLDER_FIELDS)[number];
+
+/** What a render needs of a contact: each published field, null or absent when it has none. */
+export type RenderContact = Partial<Record<PlaceholderField, string | null>>;
+
+export interface TemplateContent {
+  subject?: string | null;
+  rich_content?: string | null;
+  plain_content?: string | null;
+}
+
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const KNOWN = new Set<string>(PLACEHOLDER_FIELDS.map((f) => `contact.${f}`));
+
+/** The placeholders of a text that are not on the published list, in order of appearance. */
+export function unknownPlaceholders(text: string): string[] {
+  return [...text.matchAll(PLACEHOLDER)].map((m) => m[1]).filter((name) => !KNOWN.has(name));
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+function fill(text: string, contact: RenderContact, html: boolean): string {
+  return text.replace(PLACEHOLDER, (whole, name: string) => {
+    if (!KNOWN.has(name)) throw new Error(`unknown placeholder {{${name}}}`);
+    const value = contact[name.slice('contact.'.length) as PlaceholderField] ?? '';
+    return html ? escapeHtml(value) : value;
+  });
+}
+
+/** The content with every placeholder replaced by the contact's value (rich_content HTML-escaped). */
+export function renderTemplate<C extends TemplateContent>(content: C, contact: RenderContact): C {
+  const out: C = { ...content };
+  if (content.subject != null) out.subject = fill(content.subject, contact, false);
+  if (content.plain_content != null) out.plain_content = fill(content.plain_content, contact, false);
+  if (content.rich_content != null) out.rich_content = fill(content.rich_content, contact, true);
+  return out;
+}

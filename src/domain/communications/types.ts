@@ -1,0 +1,21 @@
+// The input types of the communications reference data: the request schemas' outputs.
+import type { z } from 'zod';
+import type { integrationCreateBody, integrationUpdateBody } from '../../api/integrations/schemas';
+import type { segmentCreateBody, segmentUpdateBody } from '../../api/segments/schemas';
+import type { templateCreateBody, templateUpdateBody } from '../../api/communication-templates/schemas';
+import type { communicationCreateBody } from '../../api/communications/schemas';
+
+export type IntegrationInput = z.output<typeof integrationCreateBody>;
+export type IntegrationPatch = z.output<typeof integrationUpdateBody>;
+export type SegmentInput = z.output<typeof segmentCreateBody>;
+export type SegmentPatch = z.output<typeof segmentUpdateBody>;
+export type TemplateInput = z.output<typeof templateCreateBody>;
+export type TemplatePatch = z.output<typeof templateUpdateBody>;
+
+/** The filters of these lists: exact `code`, `name` contains (case-insensitive). */
+export interface NameCodeFilter {
+  code?: string;
+  name?: string;
+}
+
+export type CommunicationInput = z.output<typeof communicationCreateBody>;

@@ -1,0 +1,64 @@
+// Who may reach the communications reference data: the public key as well as secret keys
+// (spec 5.5), `communications:read` / `communications:write` scopes; the public key is refused
+// elsewhere.
+import { createId, expectError, keyWith, UNKNOWN_ID } from '../money/helpers';
+import { api } from '../support/api';
+import { createTenant, type Tenant } from '../support/tenants';
+
+let a: Tenant;
+
+beforeAll(async () => {
+  a = await createTenant('Communications access');
+});
+
+const PATHS = ['/integrations', '/segments', '/communication_templates'];
+const BODIES: Record<string, object> = {
+  '/integrations': { name: 'In app', channel: 'INAPP', provider: 'INAPP' },
+  '/segments': { name: 'All', type: 'FILTER', filters: {} },
+  '/communication_templates': { name: 'T', contents: [{ language: 'eng', plain_content: 'Hi {{contact.first_name}}' }] },
+};
+
+test('the public key is admitted here: every operation', async () => {
+  const key = a.publicKey;
+  expect(key).toEqual(expect.any(String));
+  for (const path of PATHS) {
+    const id = await createId(key, path, BODIES[path]);
+    expect((await api('GET', `${path}/${id}`, { key })).status).toBe(200);
+    expect((await api('GET', path, { key })).body.paging.total).toBeGreaterThan(0);
+    expect((await api('PUT', `${path}/${id}`, { key, body: { name: 'Renamed' } })).status).toBe(200);
+    expect((await api('DELETE', `${path}/${id}`, { key })).status).toBe(200);
+  }
+  const segment = await createId(key, '/segments', BODIES['/segments']);
+  expect((await api('GET', `/segments/${segment}/contacts`, { key })).status).toBe(200);
+});
+
+test('the public key is refused elsewhere (403)', async () => {
+  expectError(await api('GET', '/contacts', { key: a.publicKey }), 403, 'FORBIDDEN');
+  expectError(await api('GET', '/reward_schemes', { key: a.publicKey }), 403, 'FORBIDDEN');
+});
+
+test('no credential, or an unknown one: 401', async () => {
+  for (const path of PATHS) {
+    expectError(await api('GET', path), 401, 'INVALID_CREDENTIAL');
+    expectError(await api('POST', path, { key: 'not-a-key', body: BODIES[path] }), 401, 'INVALID_CREDENTIAL');
+  }
+});
+
+test('scopes: none → 403; communications:read reads only; communications writes', async () => {
+  const settingsOnly = await keyWith(a.secretKey, ['settings']);
+  const readOnly = await keyWith(a.secretKey, ['communications:read']);
+  const full = await keyWith(a.secretKey, ['communications']);
+  for (const path of PATHS) {
+    expectError(await api('GET', path, { key: settingsOnly }), 403, 'FORBIDDEN');
+    expectError(await api('GET', `${path}/${UNKNOWN_ID}`, { key: settingsOnly }), 403, 'FORBIDDEN');
+    expectError(await api('POST', path, { key: settingsOnly, body: BODIES[path] }), 403, 'FORBIDDEN');
+    expectError(await api('PUT', `${path}/${UNKNOWN_ID}`, { key: settingsOnly, body: { name: 'x' } }), 403, 'FORBIDDEN');
+    expectError(await api('DELETE', `${path}/${UNKNOWN_ID}`, { key: settingsOnly }), 403, 'FORBIDDEN');
+    expect((await api('GET', path, { key: readOnly })).status).toBe(200);
+    expectError(await api('POST', path, { key: readOnly, body: BODIES[path] }), 403, 'FORBIDDEN');
+    expectError(await api('PUT', `${path}/${UNKNOWN_ID}`, { key: readOnly, body: { name: 'x' } }), 403, 'FORBIDDEN');
+    expectError(await api('DELETE', `${path}/${UNKNOWN_ID}`, { key: readOnly }), 403, 'FORBIDDEN');
+    expect((await createId(full, path, BODIES[path])).length).toBe(36);
+  }
+  expectError(await api('GET', `/segments/${UNKNOWN_ID}/contacts`, { key: settingsOnly }), 403, 'FORBIDDEN');
+});
