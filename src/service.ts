@@ -9,6 +9,7 @@ import { applyMigrations } from './db/migrate';
 import { bootstrapIfEmpty, type BootstrapCredentials } from './domain/identity/bootstrap';
 import type { Logger } from './log';
 import { loadJwtSecret, writeCredentials } from './secrets';
+import { resumePlanWorkflows } from './plan-workflows';
 import { startRecurringWorkflows, startTemporal, type TemporalHandle } from './temporal';
 import { loadTls } from './tls';
 
@@ -58,6 +59,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     closers.push(() => running.close());
     await running.startWorker(db);
     await startRecurringWorkflows(running.client, config, log);
+    await resumePlanWorkflows(running.client, db, config, log);
 
     const { app } = createApp({
       config,

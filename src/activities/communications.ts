@@ -1,11 +1,12 @@
-// The communication-send activity (docs/communications.md "Communications"): re-reads the row,
-// sends it once through its channel's provider, and marks it SENT, or FAILED after a
-// non-retryable error or the last attempt.
+// Sending communications (docs/communications.md "Communications", "Plans"): the single send
+// of POST /communications, and the sends of a plan's tick. Each re-reads its rows, sends only
+// those still PENDING, and marks each SENT, or FAILED after a non-retryable error or the last
+// attempt, as soon as it is sent: a retried activity sends nothing twice.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { createTransport } from 'nodemailer';
+import { createTransport, type Transporter } from 'nodemailer';
 import type { Config } from '../config';
-import type { Db } from '../db/client';
+import type { Communication, Db, Integration } from '../db/client';
 import { scopedClient } from '../db/tenancy';
 import type { HttpSettings, SmtpSettings } from '../domain/communications/integration-settings';
 import { escapeHtml } from '../domain/communications/render';
@@ -20,7 +21,17 @@ export interface SendCommunicationInput {
   maximumAttempts?: number;
 }
 
+export interface TickInput {
+  organisationId: string;
+  planId: string;
+  /** Epoch ms of the cron tick. */
+  tick: number;
+  maximumAttempts?: number;
+}
+
 export type SendOutcome = 'SENT' | 'FAILED' | 'ALREADY_DONE';
+
+type Row = Communication & { integration: Integration | null };
 
 /** A failure retrying cannot cure (a 4xx from the SMS provider, a permanent SMTP refusal). */
 class Permanent extends Error {}
@@ -28,63 +39,140 @@ class Permanent extends Error {}
 /** The stable Message-ID: a retried send is the same message. */
 export const communicationMessageId = (id: string) => `<communication-${id}@backoffice>`;
 
-export function communicationActivities(deps: { db: Db; mail: Mailer; config: Config }) {
+/** Rows of a tick sent at once; a page is read after the previous one is done. */
+const TICK_PAGE = 200;
+const TICK_CONCURRENCY = 20;
+
+interface SendDeps {
+  db: Db;
+  mail: Mailer;
+  config: Config;
+}
+
+export function communicationActivities(deps: SendDeps) {
   let key: Buffer | undefined;
   const tracking = () => (key ??= trackingKey(loadJwtSecret(deps.config)));
+
+  /** One batch of sends: SMTP integrations keep one (pooled) transport each until close(). */
+  function sender() {
+    const transports = new Map<string, Transporter>();
+    const smtp = (integration: Integration) => {
+      let transport = transports.get(integration.id);
+      if (!transport) {
+        transport = smtpTransport(integration.settings as unknown as SmtpSettings);
+        transports.set(integration.id, transport);
+      }
+      return transport;
+    };
+    return {
+      /** Sends the row; answers the sender address used. */
+      async deliver(row: Row): Promise<string | null> {
+        if (row.channel === 'EMAIL') {
+          const html = instrumentHtml(row.richContent ?? `<div style="white-space:pre-wrap">${escapeHtml(row.content)}</div>`, trackingBase(deps.config), tracking(), row.organisationId, row.id);
+          const message = { to: row.recipient!, subject: row.subject ?? '', text: row.content, html, messageId: communicationMessageId(row.id) };
+          if (!row.integration || row.integration.provider === 'SYSTEM') {
+            await deps.mail.send(message);
+            return deps.config.MAIL_FROM;
+          }
+          return await sendSmtp(smtp(row.integration), row.integration.settings as unknown as SmtpSettings, message);
+        }
+        if (row.channel === 'SMS') {
+          if (!row.integration) throw new Permanent('no SMS integration');
+          return await sendHttp(row.integration.settings as unknown as HttpSettings, row.recipient!, row.content);
+        }
+        return null; // INAPP: the row is the message; nothing leaves the service.
+      },
+      close: () => transports.forEach((t) => t.close()),
+    };
+  }
+
+  /** PENDING → SENT or FAILED, once: a row already moved is left as it is. */
+  async function mark(db: Db, row: Row, state: 'SENT' | 'FAILED', data: { sender?: string | null; failureReason?: string }) {
+    await db.communication.updateMany({
+      where: { organisationId: row.organisationId, id: row.id, lifeCycleState: 'PENDING' },
+      data: { lifeCycleState: state, sentAt: state === 'SENT' ? new Date() : null, ...data },
+    });
+  }
+
+  /** Sends one row and marks it; 'RETRY' leaves it PENDING for the next attempt. */
+  async function sendRow(db: Db, send: ReturnType<typeof sender>, row: Row, lastAttempt: boolean): Promise<SendOutcome | 'RETRY'> {
+    let from: string | null;
+    try {
+      from = await send.deliver(row);
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      if (!(err instanceof Permanent) && !lastAttempt) return 'RETRY';
+      await mark(db, row, 'FAILED', { failureReason: reason.slice(0, 1000) });
+      return 'FAILED';
+    }
+    await mark(db, row, 'SENT', { sender: from });
+    return 'SENT';
+  }
+
+  const lastAttempt = (max: number | undefined) => Context.current().info.attempt >= (max ?? Infinity);
+
   return {
     async sendCommunication(input: SendCommunicationInput): Promise<SendOutcome> {
       const db = scopedClient(deps.db, input.organisationId);
       const row = await db.communication.findFirst({ where: { organisationId: input.organisationId, id: input.communicationId }, include: { integration: true } });
       if (!row || row.lifeCycleState !== 'PENDING') return 'ALREADY_DONE';
-      const mark = async (state: 'SENT' | 'FAILED', data: { sender?: string | null; failureReason?: string }) => {
-        await db.communication.updateMany({
-          where: { organisationId: input.organisationId, id: row.id, lifeCycleState: 'PENDING' },
-          data: { lifeCycleState: state, sentAt: state === 'SENT' ? new Date() : null, ...data },
-        });
-      };
-      let sender: string | null;
+      const send = sender();
       try {
-        if (row.channel === 'EMAIL') {
-          const base = trackingBase(deps.config);
-          const html = instrumentHtml(row.richContent ?? `<div style="white-space:pre-wrap">${escapeHtml(row.content)}</div>`, base, tracking(), row.organisationId, row.id);
-          const message = { to: row.recipient!, subject: row.subject ?? '', text: row.content, html, messageId: communicationMessageId(row.id) };
-          if (!row.integration || row.integration.provider === 'SYSTEM') {
-            await deps.mail.send(message);
-            sender = deps.config.MAIL_FROM;
-          } else {
-            sender = await sendSmtp(row.integration.settings as unknown as SmtpSettings, message);
-          }
-        } else if (row.channel === 'SMS') {
-          if (!row.integration) throw new Permanent('no SMS integration');
-          sender = await sendHttp(row.integration.settings as unknown as HttpSettings, row.recipient!, row.content);
-        } else {
-          sender = null; // INAPP: the row is the message; nothing leaves the service.
-        }
-      } catch (err) {
-        const reason = err instanceof Error ? err.message : String(err);
-        const attempt = Context.current().info.attempt;
-        if (err instanceof Permanent || attempt >= (input.maximumAttempts ?? Infinity)) {
-          await mark('FAILED', { failureReason: reason.slice(0, 1000) });
-          return 'FAILED';
-        }
-        throw ApplicationFailure.retryable(reason, 'SEND_FAILED');
+        const outcome = await sendRow(db, send, row, lastAttempt(input.maximumAttempts));
+        if (outcome === 'RETRY') throw ApplicationFailure.retryable('the send failed; retrying', 'SEND_FAILED');
+        return outcome;
+      } finally {
+        send.close();
       }
-      await mark('SENT', { sender });
-      return 'SENT';
+    },
+
+    /** The PENDING communications of a plan's tick, a page at a time, TICK_CONCURRENCY at once. */
+    async sendTickCommunications(input: TickInput): Promise<{ sent: number; failed: number }> {
+      const db = scopedClient(deps.db, input.organisationId);
+      const last = lastAttempt(input.maximumAttempts);
+      const send = sender();
+      const counts = { SENT: 0, FAILED: 0, RETRY: 0, ALREADY_DONE: 0 };
+      let after: string | undefined;
+      try {
+        for (;;) {
+          const rows = await db.communication.findMany({
+            where: { organisationId: input.organisationId, planId: input.planId, planTick: new Date(input.tick), lifeCycleState: 'PENDING', ...(after ? { id: { gt: after } } : {}) },
+            include: { integration: true },
+            orderBy: { id: 'asc' },
+            take: TICK_PAGE,
+          });
+          if (!rows.length) break;
+          after = rows[rows.length - 1].id;
+          for (let i = 0; i < rows.length; i += TICK_CONCURRENCY) {
+            const outcomes = await Promise.all(rows.slice(i, i + TICK_CONCURRENCY).map((row) => sendRow(db, send, row, last)));
+            for (const o of outcomes) counts[o]++;
+          }
+          Context.current().heartbeat(after);
+        }
+      } finally {
+        send.close();
+      }
+      if (counts.RETRY) throw ApplicationFailure.retryable(`${counts.RETRY} communications of the tick are not sent yet`, 'SEND_FAILED');
+      return { sent: counts.SENT, failed: counts.FAILED };
     },
   };
 }
 
-async function sendSmtp(s: SmtpSettings, m: { to: string; subject: string; text: string; html: string; messageId: string }): Promise<string> {
-  const transport = createTransport({
+function smtpTransport(s: SmtpSettings): Transporter {
+  return createTransport({
     host: s.host,
     port: s.port,
     secure: s.secure,
     ...(s.username ? { auth: { user: s.username, pass: s.password ?? '' } } : {}),
+    pool: true,
+    maxConnections: 5,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   });
+}
+
+async function sendSmtp(transport: Transporter, s: SmtpSettings, m: { to: string; subject: string; text: string; html: string; messageId: string }): Promise<string> {
   const from = s.from_name ? { name: s.from_name, address: s.from_address } : s.from_address;
   try {
     await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html, messageId: m.messageId });
@@ -92,8 +180,6 @@ async function sendSmtp(s: SmtpSettings, m: { to: string; subject: string; text:
     const code = (err as { responseCode?: number }).responseCode;
     if (code !== undefined && code >= 500) throw new Permanent(`SMTP ${code}: ${(err as Error).message}`);
     throw err;
-  } finally {
-    transport.close();
   }
   return s.from_address;
 }

@@ -7,6 +7,7 @@ import type { Db } from '../db/client';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail';
 import { testGateway, type PaymentGateway } from '../payments/gateway';
+import { planActivities } from './communication-plans';
 import { communicationActivities } from './communications';
 import { ledgerActivities, topupActivities } from './ledger';
 import { terminationActivities } from './termination';
@@ -26,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
     ...terminationActivities(deps.db),
     ...topupActivities(deps.db, deps.gateway ?? testGateway),
     ...communicationActivities(deps),
+    ...planActivities(deps.db),
     /** Health/smoke check: proves a worker is polling and activities run. */
     async ping(name: string): Promise<string> {
       return `pong: ${name}`;

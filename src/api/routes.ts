@@ -2,6 +2,7 @@ import type { AppDeps } from './app';
 import { accountRoutes } from './accounts/routes';
 import { accountingPeriodRoutes } from './accounting-periods/routes';
 import { contactPaymentRoutes } from './contact-payment-methods/routes';
+import { planRoutes } from './communication-plans/routes';
 import { templateRoutes } from './communication-templates/routes';
 import { communicationRoutes } from './communications/routes';
 import { contactRoutes } from './contacts/routes';
@@ -44,6 +45,7 @@ export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDe
     ...purchaseRoutes(deps),
     ...integrationRoutes(),
     ...segmentRoutes(),
+    ...planRoutes(deps),
     ...templateRoutes(),
     ...communicationRoutes(deps),
   ];

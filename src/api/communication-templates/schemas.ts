@@ -24,7 +24,7 @@ const content = z.strictObject({
   plain_content: withPlaceholders(100_000, 'Plain text (SMS, and the text part of e-mail); values inserted as they are.').nullish(),
 });
 
-const contents = z
+export const templateContents = z
   .array(content)
   .min(1)
   .max(50)
@@ -39,14 +39,14 @@ const contents = z
 export const templateCreateBody = z.strictObject({
   name: zRefName,
   code: zRefCode.nullish(),
-  contents,
+  contents: templateContents,
 });
 
 /** Partial; contents given replace the contents. */
 export const templateUpdateBody = z.strictObject({
   name: zRefName.optional(),
   code: zRefCode.nullish(),
-  contents: contents.optional(),
+  contents: templateContents.optional(),
 });
 
 export const templateListQuery = pagingQuery(['name', 'code', 'created_on']).extend({

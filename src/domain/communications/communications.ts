@@ -7,7 +7,7 @@ import { conflict, invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import type { ListArgs, ListPage } from '../lists';
 import { findContact } from '../contacts/lookup';
-import { renderTemplate, type RenderContact } from './render';
+import { renderMessage, type RenderContact } from './render';
 import type { Channel } from './integration-settings';
 import type { CommunicationInput } from './types';
 
@@ -60,16 +60,15 @@ export async function createCommunication(tx: Tx, actor: AuditActor, input: Comm
   if (input.template_id) {
     const template = await tx.communicationTemplate.findFirst({ where: { organisationId, id: input.template_id }, include: { contents: { orderBy: { position: 'asc' } } } });
     if (!template) throw notFound('Communication template', 'template_id');
-    // The content in `language`, else the contact's preferred language, else the first one.
-    const pick =
-      (language && template.contents.find((c) => c.language === language)) ||
-      (contact.preferredLanguageCode && template.contents.find((c) => c.language === contact.preferredLanguageCode?.toLowerCase())) ||
-      template.contents[0];
-    const rendered = renderTemplate({ subject: pick.subject, rich_content: pick.richContent, plain_content: pick.plainContent }, details.render);
-    language = pick.language;
-    subject = rendered.subject ?? subject;
-    richContent = channel === 'EMAIL' ? (rendered.rich_content ?? null) : null;
-    content = rendered.plain_content ?? (rendered.rich_content != null ? htmlToText(rendered.rich_content) : content);
+    const message = renderMessage(
+      template.contents.map((c) => ({ language: c.language, subject: c.subject, rich_content: c.richContent, plain_content: c.plainContent })),
+      { language, preferred: contact.preferredLanguageCode, channel },
+      details.render,
+    );
+    language = message.language;
+    subject = message.subject ?? subject;
+    richContent = message.richContent;
+    content = message.content ?? content;
   }
   if (!content) throw invalid('content', input.template_id ? 'content: the template content has no text' : 'content: required without template_id');
   if (channel === 'EMAIL' && !subject) throw invalid('subject', 'subject: required for EMAIL (given or from the template)');
@@ -132,15 +131,6 @@ async function contactDetails(tx: Tx, organisationId: string, contact: Contact) 
     referral_code: contact.referralCode,
   };
   return { email, phone, render };
-}
-
-function htmlToText(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/p>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
-    .trim();
 }
 
 /** The communication, or 404 (also for another organisation's id). */

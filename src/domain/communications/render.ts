@@ -63,3 +63,49 @@ export function renderTemplate<C extends TemplateContent>(content: C, contact: R
   if (content.rich_content != null) out.rich_content = fill(content.rich_content, contact, true);
   return out;
 }
+
+export interface LanguageContent extends TemplateContent {
+  language: string;
+}
+
+/** What a communication stores of a rendered content. */
+export interface RenderedMessage {
+  language: string;
+  subject: string | null;
+  /** Plain text: plain_content, else rich_content as text; null when the content has neither. */
+  content: string | null;
+  /** EMAIL only. */
+  richContent: string | null;
+}
+
+/**
+ * The content in `language`, else in the contact's preferred language, else the first one
+ * (docs/communications.md), rendered for the contact.
+ */
+export function renderMessage(
+  contents: readonly LanguageContent[],
+  want: { language?: string | null; preferred?: string | null; channel: string },
+  contact: RenderContact,
+): RenderedMessage {
+  const preferred = want.preferred?.toLowerCase();
+  const pick =
+    (want.language && contents.find((c) => c.language === want.language)) ||
+    (preferred && contents.find((c) => c.language === preferred)) ||
+    contents[0];
+  const rendered = renderTemplate(pick, contact);
+  return {
+    language: pick.language,
+    subject: rendered.subject ?? null,
+    content: rendered.plain_content ?? (rendered.rich_content != null ? htmlToText(rendered.rich_content) : null),
+    richContent: want.channel === 'EMAIL' ? (rendered.rich_content ?? null) : null,
+  };
+}
+
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/p>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+    .trim();
+}

@@ -4,6 +4,7 @@ import type { integrationCreateBody, integrationUpdateBody } from '../../api/int
 import type { segmentCreateBody, segmentUpdateBody } from '../../api/segments/schemas';
 import type { templateCreateBody, templateUpdateBody } from '../../api/communication-templates/schemas';
 import type { communicationCreateBody } from '../../api/communications/schemas';
+import type { planCreateBody, planUpdateBody } from '../../api/communication-plans/schemas';
 
 export type IntegrationInput = z.output<typeof integrationCreateBody>;
 export type IntegrationPatch = z.output<typeof integrationUpdateBody>;
@@ -19,3 +20,6 @@ export interface NameCodeFilter {
 }
 
 export type CommunicationInput = z.output<typeof communicationCreateBody>;
+
+export type PlanInput = z.output<typeof planCreateBody>;
+export type PlanPatch = z.output<typeof planUpdateBody>;
