@@ -10,7 +10,8 @@
  * 5. Prints the peak RSS of each server per scenario and of every child process.
  *
  * Knobs: BENCH_CONNECTIONS (50), BENCH_SECONDS (12), BENCH_WARMUP (2), BENCH_CONTACTS (100000),
- * BENCH_ONLY (comma list of: ceiling,health,baseline,peer,get,search,create,purchase), BENCH_BUYERS (500), DATABASE_POOL_SIZE (50 on
+ * BENCH_ONLY (comma list of: ceiling,health,baseline,peer,get,search,create,purchase,plan), BENCH_BUYERS (500),
+ * BENCH_PLAN_CONTACTS (10000), BENCH_PLAN_LEAD_SECONDS (8), BENCH_PLAN_TIMEOUT_SECONDS (600), DATABASE_POOL_SIZE (50 on
  * PostgreSQL, 20 embedded), BENCH_PEER_POOL (the peer's pool: DATABASE_POOL_SIZE on PostgreSQL, 4
  * embedded), BENCH_API_ONLY=1 (the Temporal server in a child of its own, the service with
  * TEMPORAL_ADDRESS and RUN_WORKER=false), BENCH_PROFILE=1 (CPU profile of each measured service
@@ -25,6 +26,7 @@ import { createOrganisation } from '../src/domain/identity/organisations';
 import { startChild, startLineChild, type Child, type PlainChild } from './children';
 import { runLoad, type LoadResult, type LoadSpec } from './load';
 import { pick, rng, seedContacts } from './seed';
+import { printPlan, runPlanScenario, type PlanResult } from './plan';
 import { purchaseBody, seedBuyers } from './purchases';
 import { AIMS, printComparison, printProcesses, printTable, type ProcessMemory } from './report';
 import { procStatusBytes, RssSampler, type MemoryStats } from './rss';
@@ -38,6 +40,9 @@ const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : null;
 const POSTGRES = Boolean(env.DATABASE_URL);
 const SEARCH_CONNECTIONS = Number(env.BENCH_SEARCH_CONNECTIONS ?? 10);
 const PURCHASE_BUYERS = Number(env.BENCH_BUYERS ?? 500);
+const PLAN_CONTACTS = Number(env.BENCH_PLAN_CONTACTS ?? 10_000);
+const PLAN_LEAD_SECONDS = Number(env.BENCH_PLAN_LEAD_SECONDS ?? 8);
+const PLAN_TIMEOUT_SECONDS = Number(env.BENCH_PLAN_TIMEOUT_SECONDS ?? 600);
 const POOL = env.DATABASE_POOL_SIZE ?? (POSTGRES ? '50' : '20');
 /**
  * The peer's own pool. On PostgreSQL the service's pool size (max_connections must then allow
@@ -52,6 +57,8 @@ const PROFILE = env.BENCH_PROFILE === '1';
 const PROFILE_DIR = path.resolve('bench-profiles');
 const wanted = (name: string) => !ONLY || ONLY.has(name);
 const log = (line: string) => process.stdout.write(`${line}\n`);
+/** Set when the communication-plan scenario ran. */
+let planResult: PlanResult | undefined;
 /** Set when both the peer and the service's GET /contacts/{id} ran. */
 let comparison: { peer: LoadResult; service: LoadResult } | undefined;
 /** Other processes on the machine skew every figure: each run records how busy it was. */
@@ -277,6 +284,32 @@ async function main() {
         next: () => ({ body: purchaseBody(run, n++, pick(random, buyers)) }),
       }, service, { service: true }));
     }
+    if (wanted('plan')) {
+      if (temporal) {
+        log('BENCH_API_ONLY=1: no worker runs, so no plan ticks; the plan scenario is skipped.');
+      } else {
+        // A fresh organisation: its FILTER segment with filters {} is exactly the seeded contacts.
+        const planTenant = await tenant(service.ready.databaseUrl);
+        log(`Communication plan: one tick to ${PLAN_CONTACTS} contacts through an SMTP sink (load average ${loadAverage()})`);
+        const s = service;
+        planResult = await runPlanScenario({
+          base, databaseUrl: service.ready.databaseUrl, organisationId: planTenant.organisationId, key: planTenant.key,
+          contacts: PLAN_CONTACTS, leadSeconds: PLAN_LEAD_SECONDS, timeoutSeconds: PLAN_TIMEOUT_SECONDS,
+          stats: () => s.ask<Stats>({ cmd: 'stats' }), log,
+          profile: PROFILE
+            ? {
+                start: async () => void (await s.ask({ cmd: 'profile-start' })),
+                stop: async () => {
+                  mkdirSync(PROFILE_DIR, { recursive: true });
+                  const file = path.join(PROFILE_DIR, 'communication_plan_tick.cpuprofile');
+                  await s.ask({ cmd: 'profile-stop', file });
+                  log(`  CPU profile: ${file} (summary: npx tsx bench/profile-summary.ts ${path.relative(process.cwd(), file)})`);
+                },
+              }
+            : undefined,
+        });
+      }
+    }
     await retire(`service (${temporal ? 'API only' : 'API + Temporal server + worker'})`, service);
     if (temporal) {
       const t = temporal.rss.report();
@@ -300,7 +333,13 @@ function report(results: LoadResult[], ceilingRps: number | undefined, seedLine:
   log('');
   log(`Database: ${POSTGRES ? 'PostgreSQL' : 'embedded (PGlite)'}; ${CONNECTIONS} connections; ${os.cpus().length} CPUs shared by load generator, service and database; load average ${startLoad} at start, ${loadAverage()} at end.`);
   if (seedLine) log(seedLine);
-  printTable(results, { ceiling: ceilingRps, peer: comparison?.peer }, POSTGRES, log);
+  if (results.length) printTable(results, { ceiling: ceilingRps, peer: comparison?.peer }, POSTGRES, log);
+  if (planResult) {
+    log('');
+    log(`Communication plan, one tick (${POSTGRES ? 'PostgreSQL' : 'embedded database: the aim is for PostgreSQL'}; the service with its embedded Temporal server and worker):`);
+    log('');
+    printPlan(planResult, log);
+  }
   if (comparison) {
     log('');
     log(`Hand-written peer against the service, same ids and ${CONNECTIONS} connections, one after the other${POSTGRES ? '' : " (embedded database: the peer's CPU includes the service process, which hosts PGlite)"}:`);

@@ -144,14 +144,14 @@ async function checkPlan(tx: Tx, organisationId: string, p: Checked): Promise<vo
   const segments = await tx.segment.findMany({ where: { organisationId, id: { in: p.segments } }, select: { id: true } });
   const known = new Set(segments.map((s) => s.id));
   p.segments.forEach((id, i) => {
-    if (!known.has(id)) throw invalid(`segments.${i}`, `segments.${i}: no segment with this id`);
+    if (!known.has(id)) throw notFound('Segment', `segments.${i}`);
   });
   const integrations = await tx.integration.findMany({ where: { organisationId, id: { in: p.integrations } }, select: { id: true, channel: true } });
   const channels = new Map(integrations.map((x) => [x.id, x.channel]));
   const seen = new Set<string>();
   p.integrations.forEach((id, i) => {
     const channel = channels.get(id);
-    if (!channel) throw invalid(`integrations.${i}`, `integrations.${i}: no integration with this id`);
+    if (!channel) throw notFound('Integration', `integrations.${i}`);
     if (seen.has(channel)) throw invalid(`integrations.${i}`, `integrations.${i}: a second ${channel} integration (one per channel)`);
     seen.add(channel);
   });
