@@ -4,19 +4,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 import { createId, expectError, UNKNOWN_ID } from '../money/helpers';
 import { api } from '../support/api';
 import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
-import { createContact, settled, trackingPath } from './helpers';
+import { createContact, settled, startSmtpSink, trackingPath } from './helpers';
 
 let a: Tenant;
 let b: Tenant;
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let smtpPort: number;
-const mails: ParsedMail[] = [];
+let mails: ParsedMail[] = [];
 let contactId: string;
 
 interface Hit { headers: http.IncomingHttpHeaders; body: string }
@@ -39,19 +38,9 @@ async function receiver(status: number): Promise<{ url: string; hits: Hit[] }> {
 
 beforeAll(async () => {
   [a, b] = await Promise.all([createTenant('Communications send A'), createTenant('Communications send B')]);
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream).then((m) => {
-        mails.push(m);
-        callback();
-      }, callback);
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startSmtpSink();
+  smtpPort = smtp.port;
+  mails = smtp.mails;
   contactId = await createContact(a.secretKey, {
     code: 'CM-1', first_name: 'Ada <b>&', last_name: 'Lovelace', preferred_language_code: 'ell',
     email_address: 'ada@example.com', phones: [{ number: '+357 99 000 111' }],
@@ -59,7 +48,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp.close();
   for (const s of receivers) s.close();
 });
 
