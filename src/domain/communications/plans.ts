@@ -29,7 +29,7 @@ export interface PlanFilter {
 export async function createPlan(tx: Tx, actor: AuditActor, input: PlanInput): Promise<{ id: string; state: PlanState }> {
   const { organisationId } = actor;
   const state = input.life_cycle_state ?? 'DRAFT';
-  await checkPlan(tx, organisationId, { ...input, end_date: input.end_date ?? null, integrations: input.integrations ?? [] });
+  const channels = await checkPlan(tx, organisationId, { ...input, end_date: input.end_date ?? null, integrations: input.integrations ?? [] });
   const id = newId();
   await tx.communicationPlan.create({
     data: {
@@ -45,7 +45,7 @@ export async function createPlan(tx: Tx, actor: AuditActor, input: PlanInput): P
       postedAt: state === 'POSTED' ? new Date() : null,
     },
   });
-  await writeLinks(tx, organisationId, id, input.segments, input.integrations ?? [], false);
+  await writeLinks(tx, organisationId, id, input.segments, input.integrations ?? [], channels, false);
   await audit(tx, actor, { action: 'CREATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(input), life_cycle_state: state } });
   return { id, state };
 }
@@ -81,7 +81,7 @@ export async function updatePlan(tx: Tx, actor: AuditActor, id: string, patch: P
     segments: patch.segments ?? current.segments.map((s) => s.segmentId),
     integrations: patch.integrations ?? current.integrations.map((i) => i.integrationId),
   };
-  await checkPlan(tx, organisationId, merged);
+  const channels = await checkPlan(tx, organisationId, merged);
   const rescheduled = patch.frequency !== undefined || patch.start_date !== undefined || patch.end_date !== undefined;
   const posting = state === 'POSTED' && (current.lifeCycleState !== 'POSTED' || rescheduled);
   await tx.communicationPlan.update({
@@ -97,7 +97,7 @@ export async function updatePlan(tx: Tx, actor: AuditActor, id: string, patch: P
       postedAt: posting ? new Date() : undefined,
     },
   });
-  if (patch.segments || patch.integrations) await writeLinks(tx, organisationId, id, patch.segments, patch.integrations, true);
+  if (patch.segments || patch.integrations) await writeLinks(tx, organisationId, id, patch.segments, patch.integrations, channels, true);
   await audit(tx, actor, { action: 'UPDATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(patch), life_cycle_state: state } });
   return { state };
 }
@@ -132,8 +132,8 @@ interface Checked {
   integrations: string[];
 }
 
-/** The rules on the plan as it will be (a PUT is checked merged with the stored plan). */
-async function checkPlan(tx: Tx, organisationId: string, p: Checked): Promise<void> {
+/** The rules on the plan as it will be (a PUT is checked merged with the stored plan); answers each integration's channel. */
+async function checkPlan(tx: Tx, organisationId: string, p: Checked): Promise<Map<string, string>> {
   if (p.end_date !== null && p.end_date <= p.start_date) throw invalid('end_date', 'end_date: must be after start_date');
   p.contents.forEach((c, i) => {
     if (p.preferred_channel === 'EMAIL' && !c.subject) throw invalid(`contents.${i}.subject`, `contents.${i}.subject: required when preferred_channel is EMAIL`);
@@ -158,6 +158,7 @@ async function checkPlan(tx: Tx, organisationId: string, p: Checked): Promise<vo
   if (p.preferred_channel === 'SMS' && !seen.has('SMS') && !(await tx.integration.findFirst({ where: { organisationId, channel: 'SMS' }, select: { id: true } }))) {
     throw invalid('integrations', 'integrations: an SMS plan needs an SMS integration (the organisation has none)');
   }
+  return channels;
 }
 
 function duplicates(ids: string[], field: string): void {
@@ -166,14 +167,15 @@ function duplicates(ids: string[], field: string): void {
   });
 }
 
-async function writeLinks(tx: Tx, organisationId: string, planId: string, segments: string[] | undefined, integrations: string[] | undefined, existing: boolean): Promise<void> {
+async function writeLinks(
+  tx: Tx, organisationId: string, planId: string, segments: string[] | undefined, integrations: string[] | undefined, channels: Map<string, string>, existing: boolean,
+): Promise<void> {
   if (segments) {
     if (existing) await tx.communicationPlanSegment.deleteMany({ where: { organisationId, planId } });
     await tx.communicationPlanSegment.createMany({ data: segments.map((segmentId, position) => ({ organisationId, planId, segmentId, position })) });
   }
   if (integrations) {
     if (existing) await tx.communicationPlanIntegration.deleteMany({ where: { organisationId, planId } });
-    const rows = await tx.integration.findMany({ where: { organisationId, id: { in: integrations } }, select: { id: true, channel: true } });
-    await tx.communicationPlanIntegration.createMany({ data: rows.map((r) => ({ organisationId, planId, integrationId: r.id, channel: r.channel })) });
+    await tx.communicationPlanIntegration.createMany({ data: integrations.map((integrationId) => ({ organisationId, planId, integrationId, channel: channels.get(integrationId)! })) });
   }
 }
