@@ -1,0 +1,148 @@
+// Assignment reference data (docs/assignments.md): departments, user roles, post-code coverage,
+// and the read-only users they name. What the Order / Service Request Provision actions resolve
+// assignees from (src/domain/assignments/resolve.ts).
+import { z } from 'zod';
+import { contentList } from '../lists';
+import { pagingQuery, zId, zRefCode, zRefName } from '../validation';
+
+const description = z.string().trim().max(2000);
+
+/** Members in the order given (their position); each a user of the caller's organisation. */
+const userIds = z
+  .array(zId)
+  .max(1000)
+  .superRefine((ids, ctx) => {
+    const seen = new Set<string>();
+    ids.forEach((id, i) => {
+      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: 'listed twice' });
+      seen.add(id);
+    });
+  })
+  .meta({ description: 'Member users in order (the order breaks ties when a member is picked); an unknown one is 404 naming user_ids.N.' });
+
+const organisationId = zId.meta({
+  description: 'A unit of the business network (/organisations), or the tenant\'s own id; absent or null: the tenant\'s own.',
+});
+
+const nameCodeFilters = {
+  code: z.string().min(1).max(100).optional().meta({ description: 'Exact code.' }),
+  name: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name.' }),
+  search_value: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name or the code.' }),
+};
+
+const idName = z.object({ id: z.string(), name: z.string() });
+
+// ---------------------------------------------------------------- departments
+
+export const departmentCreateBody = z.strictObject({
+  code: zRefCode.nullish(),
+  name: zRefName,
+  description: description.nullish(),
+  organisation_id: organisationId.nullish(),
+  user_ids: userIds.default([]),
+});
+
+/** Partial; user_ids given replace the members. */
+export const departmentUpdateBody = z.strictObject({
+  code: zRefCode.nullish(),
+  name: zRefName.optional(),
+  description: description.nullish(),
+  organisation_id: organisationId.nullish(),
+  user_ids: userIds.optional(),
+});
+
+export const departmentListQuery = pagingQuery(['name', 'code', 'created_on']).extend({
+  ...nameCodeFilters,
+  organisation_id: zId.optional().meta({ description: 'Departments of this unit; the tenant id: the tenant\'s own departments.' }),
+});
+
+export const departmentItem = z.object({
+  id: z.string(),
+  code: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  organisation: idName.meta({ description: 'The unit it belongs to, or the tenant.' }),
+  users: z.array(idName).meta({ description: 'Members in order.' }),
+  created_on: z.number().int(),
+  updated_on: z.number().int(),
+});
+export const departmentList = contentList(departmentItem);
+
+// ---------------------------------------------------------------- user roles
+
+export const userRoleCreateBody = z.strictObject({
+  code: zRefCode.nullish(),
+  name: zRefName,
+  description: description.nullish(),
+  user_ids: userIds.default([]),
+});
+
+/** Partial; user_ids given replace the members. */
+export const userRoleUpdateBody = z.strictObject({
+  code: zRefCode.nullish(),
+  name: zRefName.optional(),
+  description: description.nullish(),
+  user_ids: userIds.optional(),
+});
+
+export const userRoleListQuery = pagingQuery(['name', 'code', 'created_on']).extend(nameCodeFilters);
+
+export const userRoleItem = departmentItem.omit({ organisation: true });
+export const userRoleList = contentList(userRoleItem);
+
+// ---------------------------------------------------------------- post-code coverage
+
+/** Normalised: upper case, spaces removed; then 1-10 of A-Z, 0-9, "-". */
+export const zPostCodePrefix = z
+  .string()
+  .transform((v) => v.replace(/\s+/g, '').toUpperCase())
+  .pipe(z.string().regex(/^[A-Z0-9-]{1,10}$/, 'must be 1-10 letters, digits or "-" (spaces are removed, letters upper-cased)'))
+  .meta({ description: 'A post code or its prefix, e.g. "SW1A" or "10": upper-cased, spaces removed; 1-10 of A-Z, 0-9, "-".' });
+
+export const coverageCreateBody = z.strictObject({
+  organisation_id: zId.meta({ description: 'The unit of the business network that serves the post codes starting with post_code.' }),
+  post_code: zPostCodePrefix,
+});
+
+/** Partial. */
+export const coverageUpdateBody = z.strictObject({
+  organisation_id: zId.optional(),
+  post_code: zPostCodePrefix.optional(),
+});
+
+export const coverageListQuery = pagingQuery(['post_code', 'created_on']).extend({
+  organisation_id: zId.optional().meta({ description: 'Coverage of this unit.' }),
+  post_code: z
+    .string()
+    .min(1)
+    .max(40)
+    .optional()
+    .meta({ description: 'A full post code: the coverages whose prefix it starts with (normalised the same way: upper case, no spaces).' }),
+});
+
+export const coverageItem = z.object({
+  id: z.string(),
+  organisation: idName,
+  post_code: z.string(),
+  created_on: z.number().int(),
+});
+export const coverageList = contentList(coverageItem);
+
+// ---------------------------------------------------------------- users (read only)
+
+export const userListQuery = pagingQuery(['username', 'created_on']).extend({
+  username: z.string().min(1).max(200).optional().meta({ description: 'Exact username.' }),
+  search_value: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the username, first or last name or e-mail.' }),
+});
+
+export const userItem = z.object({
+  id: z.string(),
+  username: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  email: z.string().nullable(),
+  name: z.string().meta({ description: 'First and last name, or the username when neither is set.' }),
+  departments: z.array(idName),
+  user_roles: z.array(idName),
+});
+export const userList = contentList(userItem);

@@ -1,0 +1,37 @@
+// The organisation's users, read only, with the departments and user roles they are members of:
+// what the assignment actions name (docs/assignments.md "Users"). Never the password hash.
+import type { Prisma, Tx } from '../../db/client';
+import { notFound } from '../errors';
+import type { ListArgs, ListPage } from '../lists';
+
+const SELECT = {
+  id: true,
+  username: true,
+  firstName: true,
+  lastName: true,
+  email: true,
+  departments: { orderBy: { department: { name: 'asc' } }, select: { department: { select: { id: true, name: true } } } },
+  roles: { orderBy: { role: { name: 'asc' } }, select: { role: { select: { id: true, name: true } } } },
+} satisfies Prisma.UserSelect;
+export type UserRecord = Prisma.UserGetPayload<{ select: typeof SELECT }>;
+
+export interface UserFilter {
+  username?: string;
+  searchValue?: string;
+}
+
+export async function getUser(tx: Tx, organisationId: string, id: string): Promise<UserRecord> {
+  const row = await tx.user.findFirst({ where: { organisationId, id }, select: SELECT });
+  if (!row) throw notFound('User');
+  return row;
+}
+
+export async function listUsers(tx: Tx, organisationId: string, args: ListArgs, q: UserFilter): Promise<ListPage<UserRecord>> {
+  const where: Prisma.UserWhereInput = { organisationId, username: q.username };
+  if (q.searchValue !== undefined) {
+    const text = { contains: q.searchValue, mode: 'insensitive' } as const;
+    where.OR = [{ username: text }, { firstName: text }, { lastName: text }, { email: text }];
+  }
+  const [rows, total] = await Promise.all([tx.user.findMany({ where, select: SELECT, ...args }), tx.user.count({ where })]);
+  return { rows, total };
+}
