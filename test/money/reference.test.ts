@@ -19,6 +19,7 @@ describe('settings', () => {
     const res = await get(b.secretKey);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
+      allow_private_webhook_endpoints: false,
       system_currency_code: 'EUR',
       alternative_currency_code: null,
       alternative_currency_rate: null,

@@ -22,6 +22,7 @@ export function serviceEnv(dataDir: string, extra: Record<string, string> = {}):
     TEMPORAL_EMBEDDED_PORT: '0',
     RESPONSE_VALIDATION: 'true',
     LOG_LEVEL: 'warn',
+    WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,1s', WEBHOOK_TIMEOUT_MS: '2000',
     ...extra,
   };
   for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS']) if (process.env[k]) env[k] = process.env[k];

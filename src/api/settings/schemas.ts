@@ -2,7 +2,7 @@
 // money settings. The limit rule schema is shared with the wallets, which take the same rules.
 import { z } from 'zod';
 import { Money } from '../../domain/money';
-import { zAmount, zCurrency } from '../validation';
+import { zAmount, zBool, zCurrency } from '../validation';
 
 const nonNegative = zAmount.refine((v) => !v.isNegative(), { message: 'must not be negative' });
 
@@ -66,6 +66,7 @@ export const settingsBody = z.strictObject({
   credit_limit_max: nonNegative.nullable().optional().meta({ description: 'Greatest credit limit an account may have; null: no bound.' }),
   default_wallet_minimum_balance: zAmount.optional().meta({ description: 'Minimum balance of a wallet that sets none.' }),
   limit_rules: limitRules.optional().meta({ description: 'Global limit rules: apply to wallets without rules of their own. Replaces the list.' }),
+  allow_private_webhook_endpoints: zBool.optional().meta({ description: 'Webhooks may target http:// URLs and private, loopback or link-local addresses (default false; docs/webhooks.md).' }),
 });
 
 export const limitRuleOut = z.object({
@@ -83,5 +84,6 @@ export const settingsResponse = z.object({
   credit_limit_max: z.number().nullable(),
   default_wallet_minimum_balance: z.number(),
   limit_rules: z.array(limitRuleOut),
+  allow_private_webhook_endpoints: z.boolean(),
   updated_on: z.number().int().nullable().meta({ description: 'Null while the organisation uses the defaults.' }),
 });

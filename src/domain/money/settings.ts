@@ -24,6 +24,8 @@ export interface Settings {
   defaultWalletMinimumBalance: Money;
   /** Global rules: apply to wallets without rules of their own. */
   limitRules: LimitRule[];
+  /** Webhooks may target http:// and private addresses (docs/webhooks.md "Endpoint safety"). */
+  allowPrivateWebhookEndpoints: boolean;
   /** Null while the organisation has never set anything (all defaults). */
   updatedAt: Date | null;
 }
@@ -36,6 +38,7 @@ export const SETTINGS_DEFAULTS: Settings = {
   creditLimitMax: null,
   defaultWalletMinimumBalance: new Money(0),
   limitRules: [],
+  allowPrivateWebhookEndpoints: false,
   updatedAt: null,
 };
 
@@ -59,6 +62,7 @@ export async function updateSettings(tx: Tx, actor: AuditActor, patch: SettingsP
     creditLimitMax: next.creditLimitMax,
     defaultWalletMinimumBalance: next.defaultWalletMinimumBalance,
     limitRules: limitRulesToJson(next.limitRules),
+    allowPrivateWebhookEndpoints: next.allowPrivateWebhookEndpoints,
   };
   const row = await tx.organisationSetting.upsert({ where: { organisationId }, create: { organisationId, ...data }, update: data });
   await audit(tx, actor, { action: 'UPDATE', entityType: 'organisation_settings', entityId: organisationId, changes: { fields: Object.keys(patch) } });
@@ -78,6 +82,7 @@ function merge(current: Settings, patch: SettingsPatch): Settings {
     creditLimitMax: pick(patch.credit_limit_max, current.creditLimitMax),
     defaultWalletMinimumBalance: pick(patch.default_wallet_minimum_balance, current.defaultWalletMinimumBalance),
     limitRules: patch.limit_rules ? limitRulesFromInput(patch.limit_rules) : current.limitRules,
+    allowPrivateWebhookEndpoints: pick(patch.allow_private_webhook_endpoints, current.allowPrivateWebhookEndpoints),
     updatedAt: current.updatedAt,
   };
 }
@@ -106,13 +111,15 @@ function fromRow(row: OrganisationSetting): Settings {
     creditLimitMax: row.creditLimitMax,
     defaultWalletMinimumBalance: row.defaultWalletMinimumBalance,
     limitRules: limitRulesFromJson(row.limitRules),
+    allowPrivateWebhookEndpoints: row.allowPrivateWebhookEndpoints,
     updatedAt: row.updatedAt,
   };
 }
 
 export const SETTINGS_ROW = `SELECT system_currency_code AS "systemCurrencyCode", alternative_currency_code AS "alternativeCurrencyCode",
   alternative_currency_rate::text AS "alternativeCurrencyRate", credit_limit_min::text AS "creditLimitMin", credit_limit_max::text AS "creditLimitMax",
-  default_wallet_minimum_balance::text AS "defaultWalletMinimumBalance", limit_rules AS "limitRules", updated_at AS "updatedAt"
+  default_wallet_minimum_balance::text AS "defaultWalletMinimumBalance", limit_rules AS "limitRules",
+  allow_private_webhook_endpoints AS "allowPrivateWebhookEndpoints", updated_at AS "updatedAt"
 FROM organisation_settings WHERE organisation_id = $1`;
 
 /** The settings on ctx.sql (the ledger's own transactions hold no Prisma client). */
@@ -121,7 +128,7 @@ export async function getSettingsSql(sql: OrgSql): Promise<Settings> {
   return settingsOf(row);
 }
 
-export type SettingsRow = Record<string, string | null> & { limitRules: unknown; updatedAt: Date };
+export type SettingsRow = Record<string, string | null> & { limitRules: unknown; allowPrivateWebhookEndpoints: boolean; updatedAt: Date };
 
 /** Settings from a SETTINGS_ROW row (also read as JSON inside a larger statement); none: the defaults. */
 export function settingsOf(row: SettingsRow | null | undefined): Settings {
@@ -135,6 +142,7 @@ export function settingsOf(row: SettingsRow | null | undefined): Settings {
     creditLimitMax: money(row.creditLimitMax),
     defaultWalletMinimumBalance: new Money(row.defaultWalletMinimumBalance!),
     limitRules: limitRulesFromJson(row.limitRules),
+    allowPrivateWebhookEndpoints: row.allowPrivateWebhookEndpoints === true,
     updatedAt: row.updatedAt === null ? null : new Date(row.updatedAt),
   };
 }

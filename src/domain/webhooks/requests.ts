@@ -1,0 +1,115 @@
+// Webhook requests (spec 2.9 request record, part 6; docs/webhooks.md): one row per thing to
+// send, written in the transaction of its cause, then delivered by its workflow
+// (src/webhook-workflows.ts). The body is fixed at creation: every attempt sends the same one.
+import type { Prisma, Tx, WebhookAttempt, WebhookRequest } from '../../db/client';
+import { newId } from '../ids';
+import type { ListArgs, ListPage } from '../lists';
+import { notFound } from '../errors';
+import { getWebhookRow } from './webhooks';
+
+export interface WebhookRequestInput {
+  webhookId: string; // unknown / other org → AppError notFound naming 'webhook_id'
+  type: string; // body.type: the event type, or ORDER_PROVISION for point-of-sale adaptors
+  data: Record<string, unknown>;
+  callId?: string | null; // the bulk contact update's call id (body.call_id, column call_id)
+  automation?: { id: string; name: string } | null;
+  entity?: { type: string; id: string; reference?: string | null } | null;
+  causeKey: string; // unique per organisation; a second call with the same key returns the first request
+  createdOn?: Date; // body.created_on (epoch seconds); default now
+}
+
+/** The JSON every attempt sends. */
+export interface WebhookBody {
+  id: string;
+  type: string;
+  created_on: number;
+  call_id?: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Writes the request PENDING with a snapshot of the webhook (name, method, url, auth kind) and
+ * its body; the same causeKey again answers the first request (`created: false`). Start its
+ * delivery after the transaction commits: startWebhookDelivery (src/webhook-workflows.ts).
+ */
+export async function createWebhookRequest(tx: Tx, organisationId: string, input: WebhookRequestInput): Promise<{ id: string; created: boolean }> {
+  const webhook = await getWebhookRow(tx, organisationId, input.webhookId, 'webhook_id');
+  const id = newId();
+  const body: WebhookBody = {
+    id,
+    type: input.type,
+    created_on: Math.floor((input.createdOn ?? new Date()).getTime() / 1000),
+    ...(input.callId ? { call_id: input.callId } : {}),
+    data: input.data,
+  };
+  // ON CONFLICT DO NOTHING: a repeated cause neither fails the transaction nor writes twice.
+  await tx.webhookRequest.createMany({
+    data: [
+      {
+        id,
+        organisationId,
+        webhookId: webhook.id,
+        webhookName: webhook.name,
+        method: webhook.method,
+        urlEndpoint: webhook.urlEndpoint,
+        urlAuth: webhook.urlAuth,
+        type: input.type,
+        body: body as unknown as Prisma.InputJsonValue,
+        automationId: input.automation?.id ?? null,
+        automationName: input.automation?.name ?? null,
+        entityType: input.entity?.type ?? null,
+        entityId: input.entity?.id ?? null,
+        entityReference: input.entity?.reference ?? null,
+        callId: input.callId ?? null,
+        causeKey: input.causeKey,
+        createdAt: input.createdOn,
+      },
+    ],
+    skipDuplicates: true,
+  });
+  const row = await tx.webhookRequest.findFirst({ where: { organisationId, causeKey: input.causeKey }, select: { id: true } });
+  return { id: row!.id, created: row!.id === id };
+}
+
+/** The body in its documented key order (jsonb keeps its own): what is signed and sent. */
+export function bodyOf(stored: Prisma.JsonValue): WebhookBody {
+  const b = stored as unknown as WebhookBody;
+  return { id: b.id, type: b.type, created_on: b.created_on, ...(b.call_id ? { call_id: b.call_id } : {}), data: b.data };
+}
+
+export interface WebhookRequestFilter {
+  searchValue?: string;
+  webhookId?: string;
+  urlEndpoint?: string;
+  state?: string;
+  callId?: string;
+  automationId?: string;
+  entityId?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+}
+
+export async function listWebhookRequests(tx: Tx, organisationId: string, args: ListArgs, q: WebhookRequestFilter): Promise<ListPage<WebhookRequest>> {
+  const contains = (text: string) => ({ contains: text, mode: 'insensitive' as const });
+  const where: Prisma.WebhookRequestWhereInput = {
+    organisationId,
+    webhookId: q.webhookId,
+    state: q.state,
+    callId: q.callId,
+    automationId: q.automationId,
+    entityId: q.entityId,
+  };
+  if (q.searchValue !== undefined) where.OR = [{ webhookName: contains(q.searchValue) }, { urlEndpoint: contains(q.searchValue) }];
+  if (q.urlEndpoint !== undefined) where.urlEndpoint = contains(q.urlEndpoint);
+  if (q.createdFrom || q.createdTo) where.createdAt = { gte: q.createdFrom, lte: q.createdTo };
+  const [rows, total] = await Promise.all([tx.webhookRequest.findMany({ where, ...args }), tx.webhookRequest.count({ where })]);
+  return { rows, total };
+}
+
+export type WebhookRequestRecord = WebhookRequest & { attempts: WebhookAttempt[] };
+
+export async function getWebhookRequest(tx: Tx, organisationId: string, id: string): Promise<WebhookRequestRecord> {
+  const row = await tx.webhookRequest.findFirst({ where: { organisationId, id }, include: { attempts: { orderBy: { attempt: 'asc' } } } });
+  if (!row) throw notFound('Webhook request');
+  return row;
+}
