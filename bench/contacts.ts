@@ -10,7 +10,8 @@
  * 5. Prints the peak RSS of each server per scenario and of every child process.
  *
  * Knobs: BENCH_CONNECTIONS (50), BENCH_SECONDS (12), BENCH_WARMUP (2), BENCH_CONTACTS (100000),
- * BENCH_ONLY (comma list of: ceiling,health,baseline,peer,get,search,create,purchase,plan), BENCH_BUYERS (500),
+ * BENCH_ONLY (comma list of: ceiling,health,baseline,peer,get,search,create,purchase,plan,automation), BENCH_BUYERS (500),
+ * BENCH_AUTOMATION_CONTACTS (2000), BENCH_AUTOMATION_CLIENTS (20),
  * BENCH_PLAN_CONTACTS (10000), BENCH_PLAN_LEAD_SECONDS (8), BENCH_PLAN_TIMEOUT_SECONDS (600), DATABASE_POOL_SIZE (50 on
  * PostgreSQL, 20 embedded), BENCH_PEER_POOL (the peer's pool: DATABASE_POOL_SIZE on PostgreSQL, 4
  * embedded), BENCH_API_ONLY=1 (the Temporal server in a child of its own, the service with
@@ -26,6 +27,7 @@ import { createOrganisation } from '../src/domain/identity/organisations';
 import { startChild, startLineChild, type Child, type PlainChild } from './children';
 import { runLoad, type LoadResult, type LoadSpec } from './load';
 import { pick, rng, seedContacts } from './seed';
+import { printAutomation, runAutomationScenario, type AutomationResult } from './automation';
 import { printPlan, runPlanScenario, type PlanResult } from './plan';
 import { purchaseBody, seedBuyers } from './purchases';
 import { AIMS, printComparison, printProcesses, printTable, type ProcessMemory } from './report';
@@ -43,6 +45,8 @@ const PURCHASE_BUYERS = Number(env.BENCH_BUYERS ?? 500);
 const PLAN_CONTACTS = Number(env.BENCH_PLAN_CONTACTS ?? 10_000);
 const PLAN_LEAD_SECONDS = Number(env.BENCH_PLAN_LEAD_SECONDS ?? 8);
 const PLAN_TIMEOUT_SECONDS = Number(env.BENCH_PLAN_TIMEOUT_SECONDS ?? 600);
+const AUTOMATION_CONTACTS = Number(env.BENCH_AUTOMATION_CONTACTS ?? 2000);
+const AUTOMATION_CLIENTS = Number(env.BENCH_AUTOMATION_CLIENTS ?? 20);
 const POOL = env.DATABASE_POOL_SIZE ?? (POSTGRES ? '50' : '20');
 /**
  * The peer's own pool. On PostgreSQL the service's pool size (max_connections must then allow
@@ -59,6 +63,8 @@ const wanted = (name: string) => !ONLY || ONLY.has(name);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 /** Set when the communication-plan scenario ran. */
 let planResult: PlanResult | undefined;
+/** Set when the automation scenario ran. */
+let automationResult: AutomationResult | undefined;
 /** Set when both the peer and the service's GET /contacts/{id} ran. */
 let comparison: { peer: LoadResult; service: LoadResult } | undefined;
 /** Other processes on the machine skew every figure: each run records how busy it was. */
@@ -310,6 +316,15 @@ async function main() {
         });
       }
     }
+    if (wanted('automation')) {
+      if (temporal) {
+        log('BENCH_API_ONLY=1: no worker runs, so no automation runs; the automation scenario is skipped.');
+      } else {
+        const t = await tenant(service.ready.databaseUrl);
+        log(`Automations: ${AUTOMATION_CONTACTS} registrations by ${AUTOMATION_CLIENTS} clients, each posting a webhook (load average ${loadAverage()})`);
+        automationResult = await runAutomationScenario({ base, key: t.key, contacts: AUTOMATION_CONTACTS, clients: AUTOMATION_CLIENTS, timeoutSeconds: 300, log });
+      }
+    }
     await retire(`service (${temporal ? 'API only' : 'API + Temporal server + worker'})`, service);
     if (temporal) {
       const t = temporal.rss.report();
@@ -339,6 +354,12 @@ function report(results: LoadResult[], ceilingRps: number | undefined, seedLine:
     log(`Communication plan, one tick (${POSTGRES ? 'PostgreSQL' : 'embedded database: the aim is for PostgreSQL'}; the service with its embedded Temporal server and worker):`);
     log('');
     printPlan(planResult, log);
+  }
+  if (automationResult) {
+    log('');
+    log(`Automations, a webhook per registration (${POSTGRES ? 'PostgreSQL' : 'embedded shape'}; the service with its embedded Temporal server and worker):`);
+    log('');
+    printAutomation(automationResult, AUTOMATION_CLIENTS, log);
   }
   if (comparison) {
     log('');

@@ -38,7 +38,33 @@ export const configSchema = z.object({
   AUTH_CACHE_SECONDS: z.coerce.number().min(0).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RESPONSE_VALIDATION: bool.default(false),
+  /** Whether this process dispatches outbox events to automations (docs/automations.md "Dispatch"). */
+  OUTBOX_DISPATCHER: bool.default(true),
+  /** How often the dispatcher sweeps for events no commit kicked it for (another replica's, a failed start's). */
+  OUTBOX_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** Delays before each attempt of a webhook request, e.g. `0,5s,5m` (docs/webhooks.md); parsed to ms. */
+  WEBHOOK_RETRY_SCHEDULE: z.string().default('0,5s,5m,30m,2h,5h,10h,10h').transform(parseSchedule),
+  /** How long one webhook attempt waits for the whole answer. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
 });
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const MAX_DELAY_MS = 7 * 24 * 3_600_000;
+
+/** `0,500ms,5s,5m,2h`: 1 to 20 delays, each 0 or a whole number with a unit, at most 7 days. */
+function parseSchedule(text: string, ctx: z.RefinementCtx): number[] {
+  const parts = text.split(',').map((p) => p.trim());
+  const delays = parts.map((p) => {
+    if (p === '0') return 0;
+    const m = /^(\d{1,9})(ms|s|m|h)$/.exec(p);
+    return m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : NaN;
+  });
+  if (parts.length > 20 || delays.some((d) => !(d >= 0 && d <= MAX_DELAY_MS))) {
+    ctx.addIssue({ code: 'custom', message: 'must be 1 to 20 comma-separated delays, each 0 or a number with ms, s, m or h (at most 7 days), e.g. 0,5s,5m,2h' });
+    return z.NEVER;
+  }
+  return delays;
+}
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string };
 

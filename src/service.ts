@@ -9,7 +9,9 @@ import { applyMigrations } from './db/migrate';
 import { bootstrapIfEmpty, type BootstrapCredentials } from './domain/identity/bootstrap';
 import type { Logger } from './log';
 import { loadJwtSecret, writeCredentials } from './secrets';
+import { OutboxDispatcher } from './outbox-dispatcher';
 import { resumePlanWorkflows } from './plan-workflows';
+import { resumeWebhookDeliveries } from './webhook-workflows';
 import { startRecurringWorkflows, startTemporal, type TemporalHandle } from './temporal';
 import { loadTls } from './tls';
 
@@ -60,6 +62,14 @@ export async function startService(config: Config, log: Logger): Promise<Running
     await running.startWorker(db);
     await startRecurringWorkflows(running.client, config, log);
     await resumePlanWorkflows(running.client, db, config, log);
+    await resumeWebhookDeliveries(running.client, db, config, log);
+    const dispatcher = config.OUTBOX_DISPATCHER
+      ? new OutboxDispatcher(database.pool, running.client, config, log, { pollMs: config.OUTBOX_POLL_MS, leaseSeconds: 30 })
+      : undefined;
+    if (dispatcher) {
+      dispatcher.start();
+      closers.push(() => dispatcher.close());
+    }
 
     const { app } = createApp({
       config,
@@ -67,6 +77,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log,
       jwtSecret: loadJwtSecret(config),
       workflows: running.client,
+      afterWrite: dispatcher ? () => dispatcher.kick() : undefined,
       health: async () => ({ database: await pingDatabase(db), temporal: await running.ping() }),
     });
     const tls = await loadTls(config);

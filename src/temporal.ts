@@ -4,6 +4,7 @@ import { bundleWorkflowCode, DefaultLogger, Runtime, type LogLevel } from '@temp
 import { startTemporalServer } from '../temporal/server';
 import { createActivities } from './activities';
 import type { Config } from './config';
+import { registerSearchAttributes } from './search-attributes';
 import type { Db } from './db/client';
 import type { Logger } from './log';
 import { createMailer } from './mail';
@@ -49,6 +50,8 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
   }
   const connection = await Connection.connect({ address });
   closers.push(() => connection.close());
+  // The embedded server takes any attribute the SDK types; a cluster only registered ones.
+  if (config.TEMPORAL_ADDRESS) await registerSearchAttributes(connection, config.TEMPORAL_NAMESPACE, log);
   const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
   return {
     address,

@@ -10,6 +10,8 @@ import type { Communication, Db, Integration } from '../db/client';
 import { scopedClient } from '../db/tenancy';
 import type { HttpSettings, SmtpSettings } from '../domain/communications/integration-settings';
 import { escapeHtml } from '../domain/communications/render';
+import { contactSnapshotSql } from '../domain/events/contact-snapshot';
+import { newId } from '../domain/ids';
 import { instrumentHtml, trackingBase, trackingKey } from '../domain/communications/tracking';
 import type { Mailer } from '../mail';
 import { loadJwtSecret } from '../secrets';
@@ -32,6 +34,18 @@ export interface TickInput {
 export type SendOutcome = 'SENT' | 'FAILED' | 'ALREADY_DONE';
 
 type Row = Communication & { integration: Integration | null };
+
+const MARK = `WITH m AS (
+  UPDATE communications SET life_cycle_state = $3, sent_at = CASE WHEN $3 = 'SENT' THEN now() END,
+    sender = COALESCE($4, sender), failure_reason = $5, updated_at = now()
+  WHERE organisation_id = $1 AND id = $2 AND life_cycle_state = 'PENDING'
+  RETURNING id, contact_id, channel, plan_id, template_id
+)
+INSERT INTO outbox_events (id, organisation_id, type, entity_type, entity_id, payload)
+SELECT $6::uuid, $1, 'COMMUNICATION_' || $3, 'communication', m.id,
+  jsonb_build_object('communication_id', m.id, 'contact_id', m.contact_id, 'channel', m.channel, 'plan_id', m.plan_id, 'template_id', m.template_id)
+  || ${contactSnapshotSql('m.contact_id')}
+FROM m`;
 
 /** A failure retrying cannot cure (a 4xx from the SMS provider, a permanent SMTP refusal). */
 class Permanent extends Error {}
@@ -86,12 +100,12 @@ export function communicationActivities(deps: SendDeps) {
     };
   }
 
-  /** PENDING → SENT or FAILED, once: a row already moved is left as it is. */
+  /**
+   * PENDING → SENT or FAILED, once: a row already moved is left as it is. The move records its
+   * COMMUNICATION_SENT / COMMUNICATION_FAILED outbox event in the same statement, for automations.
+   */
   async function mark(db: Db, row: Row, state: 'SENT' | 'FAILED', data: { sender?: string | null; failureReason?: string }) {
-    await db.communication.updateMany({
-      where: { organisationId: row.organisationId, id: row.id, lifeCycleState: 'PENDING' },
-      data: { lifeCycleState: state, sentAt: state === 'SENT' ? new Date() : null, ...data },
-    });
+    await db.$executeRawUnsafe(MARK, row.organisationId, row.id, state, data.sender ?? null, data.failureReason ?? null, newId());
   }
 
   /** Sends one row and marks it; 'RETRY' leaves it PENDING for the next attempt. */

@@ -7,10 +7,12 @@ import type { Db } from '../db/client';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail';
 import { testGateway, type PaymentGateway } from '../payments/gateway';
+import { automationActivities } from './automations';
 import { planActivities } from './communication-plans';
 import { communicationActivities } from './communications';
 import { ledgerActivities, topupActivities } from './ledger';
 import { terminationActivities } from './termination';
+import { webhookActivities } from './webhooks';
 
 export interface ActivityDeps {
   db: Db;
@@ -28,6 +30,8 @@ export function createActivities(deps: ActivityDeps) {
     ...topupActivities(deps.db, deps.gateway ?? testGateway),
     ...communicationActivities(deps),
     ...planActivities(deps.db),
+    ...webhookActivities(deps),
+    ...automationActivities(deps),
     /** Health/smoke check: proves a worker is polling and activities run. */
     async ping(name: string): Promise<string> {
       return `pong: ${name}`;

@@ -29,6 +29,8 @@ export interface AppDeps {
   jwtSecret: string;
   /** Starts and follows workflows (account termination). */
   workflows: Client;
+  /** Called after each successful write: the outbox dispatcher looks for the events it committed. */
+  afterWrite?: () => void;
   /** Extra readiness checks for /health (database, Temporal). */
   health: () => Promise<Record<string, { ok: boolean; detail?: string }>>;
 }
@@ -138,6 +140,7 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
       result = await def.handler({ ctx: { ...base, db, sql }, params, query, body, prepared });
       if (scope) await p.idempotency.complete(scope, stored(result));
     }
+    if (def.method !== 'get') p.deps.afterWrite?.();
     if (p.deps.config.RESPONSE_VALIDATION) checkResponse(def, result);
   } catch (err) {
     if (scope) await settleKey(p, scope, err);

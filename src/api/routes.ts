@@ -1,5 +1,8 @@
 import type { AppDeps } from './app';
 import { accountRoutes } from './accounts/routes';
+import { automationRoutes } from './automations/routes';
+import { recordRoutes } from './automations/records-routes';
+import { activityRoutes } from './activities/routes';
 import { accountingPeriodRoutes } from './accounting-periods/routes';
 import { contactPaymentRoutes } from './contact-payment-methods/routes';
 import { planRoutes } from './communication-plans/routes';
@@ -8,6 +11,7 @@ import { communicationRoutes } from './communications/routes';
 import { contactRoutes } from './contacts/routes';
 import { integrationRoutes } from './integrations/routes';
 import { segmentRoutes } from './segments/routes';
+import { assignmentRoutes } from './assignments/routes';
 import { loyaltyReferenceRoutes } from './loyalty-reference/routes';
 import { purchaseRoutes } from './purchases/routes';
 import { rewardRoutes } from './rewards/routes';
@@ -21,6 +25,7 @@ import type { RouteDef } from './route';
 import { settingsRoutes } from './settings/routes';
 import { spendConditionRoutes } from './spend-conditions/routes';
 import { walletRoutes } from './wallets/routes';
+import { webhookRoutes } from './webhooks/routes';
 import { accountLifeCycleRoute } from './termination';
 
 /** Every operation of the API, in documentation order. The OpenAPI document is built from it. */
@@ -45,8 +50,13 @@ export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDe
     ...purchaseRoutes(deps),
     ...integrationRoutes(),
     ...segmentRoutes(),
+    ...assignmentRoutes(),
     ...planRoutes(deps),
     ...templateRoutes(),
     ...communicationRoutes(deps),
+    ...webhookRoutes(deps),
+    ...automationRoutes(),
+    ...recordRoutes(deps),
+    ...activityRoutes(),
   ];
 }

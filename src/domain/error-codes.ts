@@ -61,6 +61,8 @@ export const ERROR_CODES = {
   VOUCHER_USED: { status: 409, area: 'Vouchers', meaning: 'The voucher was already used.' },
   VOUCHER_EXPIRED: { status: 409, area: 'Vouchers', meaning: 'The voucher is past its expiration date.' },
   VOUCHER_CANCELLED: { status: 409, area: 'Vouchers', meaning: 'The voucher is cancelled.' },
+  AUTOMATION_HAS_ACTIONS: { status: 409, area: 'Automations', meaning: "The automation's entity cannot change while it has actions (their filters name the entity's attributes)." },
+  NO_ASSIGNEE: { status: 409, area: 'Automations', meaning: 'An assignment action found nobody to assign to (no location, no coverage, no active member, no postal code or lat/lon); the message says why.' },
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -10,6 +10,9 @@ import type { SendCommunicationInput, SendOutcome } from '../activities/communic
 import type { PlanRef } from '../activities/communication-plans';
 import { sleep } from '@temporalio/workflow';
 
+export * from './automations';
+export * from './webhooks';
+
 const { ping } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { maximumAttempts: 3 },

@@ -54,7 +54,7 @@ test('a failed create leaves no contact, no audit row and no event', async () =>
   expect(await Promise.all([db.contact.count(mine), db.auditEntry.count(mine), db.outboxEvent.count(mine), db.account.count(mine)])).toEqual(before);
 });
 
-test('bulk update: every change carries the call id, one CONTACT_BULK_UPDATED event; a bad item writes nothing', async () => {
+test('bulk update: every change carries the call id, one UPDATE_CONTACT event per contact with it; a bad item writes nothing', async () => {
   const a = await db.$transaction((tx) => createContact(tx, actor, { ...person, code: 'BULK-A' }));
   const b = await db.$transaction((tx) => createContact(tx, actor, { ...person, code: 'BULK-B' }));
   const items = [
@@ -67,8 +67,11 @@ test('bulk update: every change carries the call id, one CONTACT_BULK_UPDATED ev
     [a.id, 'BULK_UPDATE'],
     [b.id, 'BULK_UPDATE'],
   ]);
-  const event = await db.outboxEvent.findFirstOrThrow({ where: { type: 'CONTACT_BULK_UPDATED', entityId: callId } });
-  expect(event.payload).toEqual({ call_id: callId, contact_ids: [a.id, b.id] });
+  const events = await db.outboxEvent.findMany({ where: { type: 'UPDATE_CONTACT', entityId: { in: [a.id, b.id] } }, orderBy: { createdAt: 'asc' } });
+  expect(events.map((e) => e.payload)).toEqual([
+    expect.objectContaining({ contact_id: a.id, call_id: callId, fields: ['custom_fields'], contact: expect.objectContaining({ id: a.id, code: 'BULK-A' }) }),
+    expect.objectContaining({ contact_id: b.id, call_id: callId, fields: ['custom_fields'] }),
+  ]);
 
   const before = await Promise.all([db.auditEntry.count(mine), db.outboxEvent.count(mine), db.contactCustomField.count(mine)]);
   await expect(db.$transaction((tx) => bulkUpdateContacts(tx, actor, [items[0], { contact: { code: 'NOPE' } }]))).rejects.toMatchObject({

@@ -2,7 +2,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { actorOf } from '../../domain/audit';
-import { archiveCommunication, createCommunication, getCommunication, listCommunications } from '../../domain/communications/communications';
+import { archiveCommunication, communicationWorkflowId, createCommunication, getCommunication, listCommunications } from '../../domain/communications/communications';
 import type { AppDeps } from '../app';
 import { COMMUNICATIONS_TAG as TAG, communicationsRead, communicationsWrite } from '../integrations/routes';
 import { contentPage, listArgs } from '../lists';
@@ -10,8 +10,6 @@ import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
 import { COMMUNICATION_SORT, presentCommunication, presentCommunicationListItem } from './present';
 import { communicationCreateBody, communicationItem, communicationList, communicationListQuery, communicationUpdateBody } from './schemas';
-
-export const communicationWorkflowId = (id: string) => `communication:${id}`;
 
 export function communicationRoutes(deps: AppDeps): RouteDef[] {
   return [

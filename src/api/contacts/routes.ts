@@ -45,7 +45,7 @@ export function contactRoutes(_deps: AppDeps) {
     route({
       method: 'put', path: '/contacts', operationId: 'bulkUpdateContacts', tag: TAG, auth: write,
       summary: 'Update the category and custom fields of many contacts',
-      description: 'All or nothing. The answer `id` is the call id, stored with every change and carried by the CONTACT_BULK_UPDATED event.',
+      description: 'All or nothing. The answer `id` is the call id, stored with every change and carried by each changed contact\'s UPDATE_CONTACT event and by the webhook requests they cause (`call_id`).',
       body: contactBulkUpdateBody, response: idResponse, errors: [409],
       example: { contacts: [{ contact: { code: 'C-1001' }, custom_fields: [{ key: 'tier', value: 'gold' }] }] },
       handler: ({ ctx, body }) => bulkUpdateContacts(ctx.db, actorOf(ctx), body.contacts),

@@ -1,6 +1,6 @@
 // PUT /contacts (spec 4.1, from R18.2.0): category and custom fields of many contacts in one
 // call, all or nothing. The answer is a call id, stored with every audit row of the call and
-// carried by the CONTACT_BULK_UPDATED event, so a webhook request it causes can be related
+// carried by each contact's UPDATE_CONTACT event, so a webhook request it causes can be related
 // back to this API request (spec 6.4).
 import type { Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
@@ -18,7 +18,6 @@ export async function bulkUpdateContacts(tx: Tx, actor: AuditActor, items: BulkU
   const { organisationId } = actor;
   const callActor: AuditActor = { ...actor, callId };
   const seen = new Map<string, number>();
-  const contactIds: string[] = [];
   for (const [i, item] of items.entries()) {
     const at = `contacts.${i}`;
     const refAttribute = item.contact.code !== undefined ? `${at}.contact.code` : `${at}.contact.id`;
@@ -42,14 +41,11 @@ export async function bulkUpdateContacts(tx: Tx, actor: AuditActor, items: BulkU
       entityId: contact.id,
       changes: { category_id: categoryId, custom_field_keys: item.custom_fields?.map((f) => f.key) },
     });
-    contactIds.push(contact.id);
+    // One event per contact, carrying the call id: the webhook requests it causes show it (spec 6.4).
+    await recordEvent(tx, {
+      organisationId, type: 'UPDATE_CONTACT', entityType: 'contact', entityId: contact.id,
+      payload: { contact_id: contact.id, call_id: callId, fields: Object.keys(item).filter((k) => k !== 'contact') },
+    });
   }
-  await recordEvent(tx, {
-    organisationId,
-    type: 'CONTACT_BULK_UPDATED',
-    entityType: 'contact_bulk_update',
-    entityId: callId,
-    payload: { call_id: callId, contact_ids: contactIds },
-  });
   return { id: callId };
 }

@@ -3,6 +3,7 @@
 // upserted by key; demographics and company_profile merge key by key.
 import { Prisma, type Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
+import { recordEvent } from '../events/outbox';
 import { upsertCustomFields, writeAddresses, writeEmails, writePhones, writePrimaryEmail } from './children';
 import { assertNotAnonymized, findContact } from './lookup';
 import { categoryRef, checkOnePrimary, checkTypeRules, checkUniqueKeys, emailList, marketing } from './normalise';
@@ -66,6 +67,7 @@ export async function updateContact(tx: Tx, actor: AuditActor, idOrCode: string,
   await rebuildSearchText(tx, contact.id);
 
   await audit(tx, actor, { action: 'UPDATE', entityType: 'contact', entityId: contact.id, changes: { fields: Object.keys(input) } });
+  await recordEvent(tx, { organisationId, type: 'UPDATE_CONTACT', entityType: 'contact', entityId: contact.id, payload: { contact_id: contact.id, fields: Object.keys(input) } });
   return { id: contact.id };
 }
 

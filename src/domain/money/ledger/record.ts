@@ -1,8 +1,10 @@
 // The audit rows and outbox events of a money write, in one statement on the write's own
 // transaction (docs/money.md "The write path"; the Prisma forms are src/domain/audit.ts and
-// src/domain/events/outbox.ts). A purchase records itself and each award in the same statement.
+// src/domain/events/outbox.ts). A purchase records itself and each award in the same statement;
+// an event about a contact carries the contact's snapshot (src/domain/events/contact-snapshot.ts).
 import type { OrgSql } from '../../../db/sql';
 import type { AuditActor, AuditChange } from '../../audit';
+import { contactSnapshotSql } from '../../events/contact-snapshot';
 import { newId } from '../../ids';
 
 export type MoneyEventType =
@@ -22,7 +24,8 @@ const RECORD = `WITH x AS (
   SELECT audit_id, $1, $3, $4, $5, action, entity_type, entity_id, changes FROM x RETURNING id
 )
 INSERT INTO outbox_events (id, organisation_id, type, entity_type, entity_id, payload)
-SELECT event_id, $1, event_type, entity_type, entity_id, payload FROM x WHERE event_type IS NOT NULL`;
+SELECT event_id, $1, event_type, entity_type, entity_id, payload || ${contactSnapshotSql(`(payload->>'contact_id')::uuid`)}
+FROM x WHERE event_type IS NOT NULL`;
 
 export async function recordMoneyChanges(sql: OrgSql, actor: AuditActor, records: MoneyRecord[]): Promise<void> {
   const rows = records.map(({ change, event }) => ({

@@ -1,0 +1,95 @@
+// Killing the service loses no event and repeats no effect (docs/automations.md "Dispatch"):
+// an event committed while no dispatcher ran is dispatched after the restart, once; an event
+// dispatched again (its marking lost) does not run an automation twice; an approval waits across
+// a SIGKILL and its decision, made after the restart, continues the run.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { createPrismaClient, type Db } from '../../src/db/client';
+import type { DatabaseInfo } from '../../src/db/embedded';
+import { api, serviceCa } from '../support/api';
+import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { createTenant } from '../support/tenants';
+import { automation, caller, eventually, param, postWebhook, startReceiver } from './helpers';
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-automation-restart-'));
+let service: ServiceProcess | undefined;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let db: Db | undefined;
+
+afterAll(async () => {
+  await db?.$disconnect().catch(() => undefined);
+  await service?.stop('SIGKILL');
+  await receiver?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function database(): Db {
+  const url = process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
+  return createPrismaClient(url, { poolSize: 1 });
+}
+
+async function restart(extra: Record<string, string> = {}) {
+  await db?.$disconnect().catch(() => undefined);
+  await service?.stop('SIGKILL');
+  service = await startServiceProcess(serviceEnv(dataDir, extra));
+  db = database();
+}
+
+test('events survive kills: dispatched after a restart once, never run twice; an approval waits across a kill', async () => {
+  receiver = await startReceiver();
+  await restart({ OUTBOX_DISPATCHER: 'false' });
+  const { secretKey: key } = await createTenant('automation restart', dataDir);
+  const call = () => caller(key, { baseUrl: service!.url, ca: serviceCa(dataDir) });
+  await call()('PUT', '/settings', { allow_private_webhook_endpoints: true });
+  const webhook = (await call()('POST', '/webhooks', { name: 'Receiver', method: 'POST', url_endpoint: receiver.url, url_auth: 'NO_AUTH' })).id;
+  const direct = await automation(call(), 'REGISTER_CONTACT', [postWebhook(webhook)]);
+  const approved = await automation(call(), 'REGISTER_CONTACT', [
+    { adaptor: 'APPROVAL_REQUESTS', adaptor_action: 'REQUEST_APPROVAL', adaptor_action_parameters: [param('timeout_seconds', 600)] },
+    postWebhook(webhook),
+  ]);
+
+  // Committed, then the process dies before any dispatcher saw the event.
+  const contact = (await call()('POST', '/contacts', { contact_type: 'PERSON', first_name: 'Kim', last_name: 'Killed' })).id;
+  const event = await db!.outboxEvent.findFirstOrThrow({ where: { type: 'REGISTER_CONTACT', entityId: contact } });
+  await new Promise((r) => setTimeout(r, 1500));
+  expect((await db!.outboxEvent.findUniqueOrThrow({ where: { id: event.id } })).dispatchedAt).toBeNull();
+  expect(receiver.received).toEqual([]);
+
+  await restart();
+  const from = (automationId: string) => receiver.received.filter((r) => r.body.data.automation.id === automationId && r.body.data.entity.id === contact);
+  await eventually(async () => from(direct).length === 1, 30_000, 'the webhook after the restart');
+  const dispatched = await db!.outboxEvent.findUniqueOrThrow({ where: { id: event.id } });
+  expect(dispatched.dispatchedAt).not.toBeNull();
+  // The snapshot left the outbox with the dispatch.
+  expect(dispatched.payload).not.toHaveProperty('contact');
+
+  // The marking is lost (as if the process died right after starting the runs): the event is
+  // dispatched again, and its runs are not started twice.
+  await db!.outboxEvent.update({ where: { id: event.id }, data: { dispatchedAt: null, claimedUntil: null } });
+  await eventually(async () => (await db!.outboxEvent.findUniqueOrThrow({ where: { id: event.id } })).dispatchedAt !== null, 20_000, 'the second dispatch');
+  const connection = await Connection.connect({ address: service!.temporalAddress });
+  try {
+    const runs = [];
+    for await (const w of new Client({ connection }).workflow.list({ query: `WorkflowType = "automationRunWorkflow" AND EntityId = "${contact}"` })) runs.push(w.workflowId);
+    expect(runs.sort()).toEqual([`automation-run:${approved}:${event.id}`, `automation-run:${direct}:${event.id}`].sort());
+  } finally {
+    await connection.close();
+  }
+
+  // The approval waits; the service is killed meanwhile; the decision after the restart continues it.
+  const pending = await eventually(async () => {
+    const page = await call()('GET', `/adaptors/APPROVAL_REQUESTS/actions/REQUEST_APPROVAL/records?automation_id=${approved}`);
+    return page.content.find((r: any) => r.status === 'PENDING');
+  }, 20_000, 'the PENDING approval');
+  expect(from(approved)).toEqual([]);
+  await restart();
+  const decided = await api('POST', `/adaptors/APPROVAL_REQUESTS/actions/REQUEST_APPROVAL/records/${pending.id}`, {
+    baseUrl: service!.url, ca: serviceCa(dataDir), key, body: { key: 'status', value: 'APPROVED' },
+  });
+  expect(decided.status).toBe(200);
+  await eventually(async () => from(approved).length === 1, 30_000, 'the webhook after approval');
+  await new Promise((r) => setTimeout(r, 1500));
+  expect([from(direct).length, from(approved).length]).toEqual([1, 1]);
+}, 240_000);
