@@ -46,6 +46,7 @@ describe('settings', () => {
     });
     expect(res.status).toBe(200);
     const expected = {
+      allow_private_webhook_endpoints: false,
       system_currency_code: 'USD',
       alternative_currency_code: 'PTS',
       alternative_currency_rate: 0.12345678,
