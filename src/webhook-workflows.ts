@@ -11,7 +11,14 @@ import { searchAttributes } from './search-attributes';
 
 export const webhookRequestWorkflowId = (requestId: string) => `webhook-request:${requestId}`;
 
-export async function startWebhookDelivery(client: Client, config: Config, organisationId: string, requestId: string): Promise<void> {
+/** What a delivery is found by besides its organisation (a run's automation and entity). */
+export interface DeliveryRefs {
+  automationId?: string | null;
+  entityType?: string | null;
+  entityId?: string | null;
+}
+
+export async function startWebhookDelivery(client: Client, config: Config, organisationId: string, requestId: string, refs: DeliveryRefs = {}): Promise<void> {
   const input: WebhookDeliveryInput = { organisationId, requestId, scheduleMs: config.WEBHOOK_RETRY_SCHEDULE };
   try {
     await client.workflow.start('webhookDeliveryWorkflow', {
@@ -19,8 +26,7 @@ export async function startWebhookDelivery(client: Client, config: Config, organ
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       args: [input],
-      // The workflow adds AutomationId, EntityType and EntityId from its request row.
-      typedSearchAttributes: searchAttributes({ organisationId }),
+      typedSearchAttributes: searchAttributes({ organisationId, ...refs }),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -32,7 +38,9 @@ export async function startWebhookDelivery(client: Client, config: Config, organ
  * so a crash between a request's commit and its start loses no request.
  */
 export async function resumeWebhookDeliveries(client: Client, db: Db, config: Config, log: Logger): Promise<void> {
-  const rows = await db.webhookRequest.findMany({ where: { state: 'PENDING' }, select: { id: true, organisationId: true } });
-  for (const r of rows) await startWebhookDelivery(client, config, r.organisationId, r.id);
+  const rows = await db.webhookRequest.findMany({
+    where: { state: 'PENDING' }, select: { id: true, organisationId: true, automationId: true, entityType: true, entityId: true },
+  });
+  for (const r of rows) await startWebhookDelivery(client, config, r.organisationId, r.id, r);
   if (rows.length) log.info({ requests: rows.length }, 'webhook deliveries resumed');
 }

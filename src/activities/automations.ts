@@ -57,65 +57,119 @@ export interface StepResult {
   status: string;
 }
 
+/**
+ * What one call of runAutomation did: the plan (read on the first call, then handed back by the
+ * workflow), the steps it recorded, and where it stopped: the end, a stop (FAILED), or an
+ * approval to wait for (`approval`, whose step is `at`).
+ */
+export interface RunProgress {
+  plan: RunPlan | null;
+  steps: Array<{ actionId: string; adaptorAction: string } & StepResult>;
+  stopped: boolean;
+  approval?: { at: number; recordId: string; status: string };
+}
+
 export function automationActivities(deps: ActivityDeps) {
   const org = (id: string) => scopedClient(deps.db, id);
 
-  return {
-    /** Reads the automation and its sequence and evaluates each action's filters against the event. */
-    async prepareAutomationRun(input: AutomationRunInput): Promise<RunPlan | null> {
-      const plan = await loadRunPlan(org(input.organisationId), input.organisationId, input.automationId);
-      if (!plan) return null;
-      const entityId = entityIdOf(plan.automation.entity, input.event.payload);
-      if (!entityId) throw ApplicationFailure.nonRetryable(`event ${input.event.id} (${input.event.type}) names no ${plan.automation.entity} entity`, 'EVENT_WITHOUT_ENTITY');
-      const data = { ...input.event.payload, event_type: input.event.type, created_on: input.event.createdOn };
-      return {
-        automation: { id: plan.automation.id, name: plan.automation.name, entity: plan.automation.entity },
-        entity: { type: plan.automation.entity, id: entityId, reference: entityReference(input.event.payload) },
-        steps: plan.actions.map((a) => {
-          const verdict = evaluateFilters(a.filters, data);
-          return { actionId: a.id, order: a.order, adaptor: a.adaptor, adaptorAction: a.adaptorAction, parameters: a.parameters, matched: verdict.matched, reason: verdict.reason };
-        }),
-      };
-    },
+  /** Reads the automation and its sequence and evaluates each action's filters against the event. */
+  async function prepare(input: AutomationRunInput): Promise<RunPlan | null> {
+    const plan = await loadRunPlan(org(input.organisationId), input.organisationId, input.automationId);
+    if (!plan) return null;
+    const entityId = entityIdOf(plan.automation.entity, input.event.payload);
+    if (!entityId) throw ApplicationFailure.nonRetryable(`event ${input.event.id} (${input.event.type}) names no ${plan.automation.entity} entity`, 'EVENT_WITHOUT_ENTITY');
+    const data = { ...input.event.payload, event_type: input.event.type, created_on: input.event.createdOn };
+    return {
+      automation: { id: plan.automation.id, name: plan.automation.name, entity: plan.automation.entity },
+      entity: { type: plan.automation.entity, id: entityId, reference: entityReference(input.event.payload) },
+      steps: plan.actions.map((a) => {
+        const verdict = evaluateFilters(a.filters, data);
+        return { actionId: a.id, order: a.order, adaptor: a.adaptor, adaptorAction: a.adaptorAction, parameters: a.parameters, matched: verdict.matched, reason: verdict.reason };
+      }),
+    };
+  }
 
-    /** One action: its effect and its record in one transaction, then the starts that follow. */
-    async runAutomationStep(input: AutomationRunInput, plan: RunPlan, step: RunStep): Promise<StepResult> {
-      const ctx = runContext(input, plan, step);
-      const record = await org(input.organisationId).$transaction(async (tx) => {
-        const found = await findRecord(tx, ctx);
-        if (found) return found;
-        let outcome: ActionOutcome;
-        if (!step.matched) {
-          outcome = { status: 'SKIPPED', attributes: [recordAttribute('reason', 'Reason', 'STRING', step.reason ?? 'filters not met')] };
-        } else {
-          try {
-            outcome = await performAction(tx, deps, ctx);
-          } catch (err) {
-            if (!(err instanceof AppError) || err.status >= 500) throw err;
-            outcome = failed(err);
-          }
-        }
-        return createRecord(tx, input.organisationId, recordInput(ctx, outcome.status, outcome.attributes));
-      }, { maxWait: 10_000, timeout: 30_000 });
-      await startFollowUps(input.organisationId, record.attributes as unknown as RecordAttribute[]);
-      return { recordId: record.id, status: record.status };
-    },
-
-    /** Opens an approval request: its record, PENDING. */
-    async openApproval(input: AutomationRunInput, plan: RunPlan, step: RunStep): Promise<StepResult> {
-      const ctx = runContext(input, plan, step);
-      const tx = org(input.organisationId);
+  /** One action: its effect and its record in one transaction, then the starts that follow. */
+  async function runStep(input: AutomationRunInput, plan: RunPlan, step: RunStep): Promise<StepResult> {
+    const ctx = runContext(input, plan, step);
+    const record = await org(input.organisationId).$transaction(async (tx) => {
       const found = await findRecord(tx, ctx);
-      if (found) return { recordId: found.id, status: found.status };
-      const timeout = Number(step.parameters.timeout_seconds ?? DEFAULT_APPROVAL_SECONDS);
-      const attributes = [
-        recordAttribute('status', 'Status', 'STRING', 'PENDING'),
-        recordAttribute('timeout_on', 'Decide before', 'DATE', String(Math.floor(Date.now() / 1000) + timeout)),
-        ...(step.parameters.approver_user_id ? [recordAttribute('approver_user_id', 'Approver', 'STRING', step.parameters.approver_user_id)] : []),
-        ...(step.parameters.approval_entity_type ? [recordAttribute('approval_entity_type', 'Entity type', 'STRING', step.parameters.approval_entity_type)] : []),
-      ];
-      const record = await createRecord(tx, input.organisationId, recordInput(ctx, 'PENDING', attributes));
-      return { recordId: record.id, status: record.status };
+      if (found) return found;
+      let outcome: ActionOutcome;
+      if (!step.matched) {
+        outcome = { status: 'SKIPPED', attributes: [recordAttribute('reason', 'Reason', 'STRING', step.reason ?? 'filters not met')] };
+      } else {
+        try {
+          outcome = await performAction(tx, deps, ctx);
+        } catch (err) {
+          if (!(err instanceof AppError) || err.status >= 500) throw err;
+          outcome = failed(err);
+        }
+      }
+      return createRecord(tx, input.organisationId, recordInput(ctx, outcome.status, outcome.attributes));
+    }, { maxWait: 10_000, timeout: 30_000 });
+    await startFollowUps(ctx, record.attributes as unknown as RecordAttribute[]);
+    return { recordId: record.id, status: record.status };
+  }
+
+  /** Opens an approval request: its record, PENDING. */
+  async function openApproval(input: AutomationRunInput, plan: RunPlan, step: RunStep): Promise<StepResult> {
+    const ctx = runContext(input, plan, step);
+    const tx = org(input.organisationId);
+    const found = await findRecord(tx, ctx);
+    if (found) return { recordId: found.id, status: found.status };
+    const timeout = Number(step.parameters.timeout_seconds ?? DEFAULT_APPROVAL_SECONDS);
+    const attributes = [
+      recordAttribute('status', 'Status', 'STRING', 'PENDING'),
+      recordAttribute('timeout_on', 'Decide before', 'DATE', String(Math.floor(Date.now() / 1000) + timeout)),
+      ...(step.parameters.approver_user_id ? [recordAttribute('approver_user_id', 'Approver', 'STRING', step.parameters.approver_user_id)] : []),
+      ...(step.parameters.approval_entity_type ? [recordAttribute('approval_entity_type', 'Entity type', 'STRING', step.parameters.approval_entity_type)] : []),
+    ];
+    const record = await createRecord(tx, input.organisationId, recordInput(ctx, 'PENDING', attributes));
+    return { recordId: record.id, status: record.status };
+  }
+
+  async function startFollowUps(ctx: RunContext, attributes: RecordAttribute[]): Promise<void> {
+    const client = Context.current().client;
+    const value = (key: string) => attributes.find((a) => a.key === key)?.value as string | undefined;
+    const requestId = value('webhook_request_id');
+    if (requestId) {
+      await startWebhookDelivery(client, deps.config, ctx.organisationId, requestId, { automationId: ctx.automation.id, entityType: ctx.entity.type, entityId: ctx.entity.id });
+    }
+    const communicationId = value('communication_id');
+    if (communicationId) {
+      try {
+        await client.workflow.start('communicationSendWorkflow', {
+          workflowId: communicationWorkflowId(communicationId), taskQueue: deps.config.TEMPORAL_TASK_QUEUE, args: [{ organisationId: ctx.organisationId, communicationId }],
+        });
+      } catch (err) {
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      }
+    }
+  }
+
+  return {
+    /**
+     * Runs the sequence from step `from` (the plan is read on the first call) until its end, a
+     * FAILED step, or an approval, which it opens and leaves to the workflow to wait for. One
+     * activity for the usual run; each step is still recorded (and found again) on its own.
+     */
+    async runAutomation(input: AutomationRunInput, known: RunPlan | null, from: number): Promise<RunProgress> {
+      const plan = known ?? (await prepare(input));
+      if (!plan) return { plan: null, steps: [], stopped: true };
+      const steps: RunProgress['steps'] = [];
+      for (let at = from; at < plan.steps.length; at++) {
+        const step = plan.steps[at];
+        if (step.matched && step.adaptorAction === 'REQUEST_APPROVAL') {
+          const opened = await openApproval(input, plan, step);
+          return { plan, steps, stopped: false, approval: { at, ...opened } };
+        }
+        const result = await runStep(input, plan, step);
+        steps.push({ actionId: step.actionId, adaptorAction: step.adaptorAction, ...result });
+        if (result.status === 'FAILED') return { plan, steps, stopped: true };
+        Context.current().heartbeat(at);
+      }
+      return { plan, steps, stopped: false };
     },
 
     /**
@@ -137,23 +191,6 @@ export function automationActivities(deps: ActivityDeps) {
       return record.status;
     },
   };
-
-  async function startFollowUps(organisationId: string, attributes: RecordAttribute[]): Promise<void> {
-    const client = Context.current().client;
-    const value = (key: string) => attributes.find((a) => a.key === key)?.value as string | undefined;
-    const requestId = value('webhook_request_id');
-    if (requestId) await startWebhookDelivery(client, deps.config, organisationId, requestId);
-    const communicationId = value('communication_id');
-    if (communicationId) {
-      try {
-        await client.workflow.start('communicationSendWorkflow', {
-          workflowId: communicationWorkflowId(communicationId), taskQueue: deps.config.TEMPORAL_TASK_QUEUE, args: [{ organisationId, communicationId }],
-        });
-      } catch (err) {
-        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      }
-    }
-  }
 }
 
 const DEFAULT_APPROVAL_SECONDS = 7 * 24 * 3600;

@@ -3,7 +3,7 @@
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { scopedClient } from '../db/tenancy';
-import { attemptDelivery, deliveryInfo, type AttemptInput, type RequestState } from '../domain/webhooks/delivery';
+import { attemptDelivery, type AttemptInput, type RequestState } from '../domain/webhooks/delivery';
 
 export interface WebhookDeliveryInput {
   organisationId: string;
@@ -16,11 +16,6 @@ export type { AttemptInput, RequestState };
 
 export function webhookActivities(deps: { db: Db; config: Config }) {
   return {
-    /** The request's state and what its workflow is indexed by (automation, entity). */
-    async webhookDeliveryInfo(input: { organisationId: string; requestId: string }) {
-      return await deliveryInfo(scopedClient(deps.db, input.organisationId), input.organisationId, input.requestId);
-    },
-
     /** One signed attempt, logged; answers the request's state after it. */
     async attemptWebhookDelivery(input: AttemptInput): Promise<RequestState> {
       return await attemptDelivery(scopedClient(deps.db, input.organisationId), { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS }, input);

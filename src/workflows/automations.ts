@@ -4,7 +4,7 @@
 // and stops at a rejection or a failed action.
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { AutomationRunInput, StepResult } from '../activities/automations';
+import type { AutomationRunInput, RunPlan, RunProgress, StepResult } from '../activities/automations';
 
 export interface ApprovalDecision {
   recordId: string;
@@ -20,8 +20,9 @@ export interface AutomationRunResult {
   steps: Array<{ actionId: string; adaptorAction: string } & StepResult>;
 }
 
-const { prepareAutomationRun, runAutomationStep, openApproval, settleApproval } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
+const { runAutomation, settleApproval } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20 },
 });
 
@@ -29,25 +30,25 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
   const decisions = new Map<string, ApprovalDecision['status']>();
   setHandler(approvalDecided, (d) => void decisions.set(d.recordId, d.status));
 
-  const plan = await prepareAutomationRun(input);
-  if (!plan) return { status: 'GONE', steps: [] };
   const steps: AutomationRunResult['steps'] = [];
-  for (const step of plan.steps) {
-    let result: StepResult;
-    if (step.matched && step.adaptorAction === 'REQUEST_APPROVAL') {
-      const opened = await openApproval(input, plan, step);
-      let status = opened.status;
-      if (status === 'PENDING') {
-        const seconds = Number(step.parameters.timeout_seconds ?? 7 * 24 * 3600);
-        const decided = await condition(() => decisions.has(opened.recordId), seconds * 1000);
-        status = await settleApproval(input.organisationId, opened.recordId, !decided);
-      }
-      result = { recordId: opened.recordId, status };
-    } else {
-      result = await runAutomationStep(input, plan, step);
+  let plan: RunPlan | null = null;
+  let from = 0;
+  for (;;) {
+    const progress: RunProgress = await runAutomation(input, plan, from);
+    if (!progress.plan) return { status: 'GONE', steps };
+    plan = progress.plan;
+    steps.push(...progress.steps);
+    if (progress.stopped) return { status: 'STOPPED', steps };
+    if (!progress.approval) return { status: 'COMPLETED', steps };
+    const { at, recordId } = progress.approval;
+    let status = progress.approval.status;
+    if (status === 'PENDING') {
+      const seconds = Number(plan.steps[at].parameters.timeout_seconds ?? 7 * 24 * 3600);
+      const decided = await condition(() => decisions.has(recordId), seconds * 1000);
+      status = await settleApproval(input.organisationId, recordId, !decided);
     }
-    steps.push({ actionId: step.actionId, adaptorAction: step.adaptorAction, ...result });
-    if (result.status === 'FAILED' || result.status === 'REJECTED') return { status: 'STOPPED', steps };
+    steps.push({ actionId: plan.steps[at].actionId, adaptorAction: 'REQUEST_APPROVAL', recordId, status });
+    if (status !== 'APPROVED') return { status: 'STOPPED', steps };
+    from = at + 1;
   }
-  return { status: 'COMPLETED', steps };
 }

@@ -1,8 +1,7 @@
 // Delivering one webhook request (workflow id `webhook-request:<request id>`, started by
 // src/webhook-workflows.ts after the request's row committed): for each delay of the schedule,
 // sleep, then one attempt; a 2xx ends it SUCCESS, the last failure FAILED (docs/webhooks.md).
-import { proxyActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
-import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { RequestState, WebhookDeliveryInput } from '../activities/webhooks';
 
@@ -12,16 +11,9 @@ const webhooks = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
-const keyword = (name: string, value: string | null): SearchAttributeUpdatePair[] =>
-  value ? [{ key: { name, type: 'KEYWORD' }, value } as SearchAttributeUpdatePair] : [];
-
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<RequestState> {
   const ref = { organisationId: input.organisationId, requestId: input.requestId };
-  const info = await webhooks.webhookDeliveryInfo(ref);
-  // Findable by automation and entity (OrganisationId is set at the start).
-  const attributes = [...keyword('AutomationId', info.automationId), ...keyword('EntityType', info.entityType), ...keyword('EntityId', info.entityId)];
-  if (attributes.length) upsertSearchAttributes(attributes);
-  if (info.state !== 'PENDING') return info.state;
+  // An attempt on a request that is no longer PENDING (a repeated start) sends nothing.
   const schedule = input.scheduleMs;
   for (let i = 0; i < schedule.length; i++) {
     if (schedule[i] > 0) await sleep(schedule[i]);

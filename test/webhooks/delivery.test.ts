@@ -191,8 +191,9 @@ test('startWebhookDelivery: the workflow is found by type and search attributes;
     webhookId: id, type: 'REGISTER_CONTACT', data: { contact: { id: entityId } }, causeKey: `auto:${automationId}`,
     automation: { id: automationId, name: 'Welcome' }, entity: { type: 'CONTACT', id: entityId, reference: 'C-9' }, callId: newId(),
   });
-  await startWebhookDelivery(client, config, t.organisationId, made.id);
-  await startWebhookDelivery(client, config, t.organisationId, made.id);
+  const refs = { automationId, entityType: 'CONTACT', entityId };
+  await startWebhookDelivery(client, config, t.organisationId, made.id, refs);
+  await startWebhookDelivery(client, config, t.organisationId, made.id, refs);
   const done = await settled(made.id);
   expect(done).toMatchObject({ state: 'SUCCESS', automation: { id: automationId, name: 'Welcome' }, entity: { type: 'CONTACT', id: entityId, reference: 'C-9' } });
   expect(r.received).toHaveLength(1);

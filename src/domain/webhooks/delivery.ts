@@ -20,12 +20,6 @@ export interface AttemptInput {
 
 export const USER_AGENT = 'backoffice-webhooks/1';
 
-/** What the workflow indexes itself by, and whether anything is left to send. */
-export async function deliveryInfo(db: Db, organisationId: string, requestId: string) {
-  const row = await db.webhookRequest.findFirst({ where: { organisationId, id: requestId }, select: { state: true, automationId: true, entityType: true, entityId: true } });
-  return row ? { ...row, state: row.state as RequestState } : { state: 'FAILED' as RequestState, automationId: null, entityType: null, entityId: null };
-}
-
 /** One attempt; answers the request's state after it. `db` is scoped to the organisation. */
 export async function attemptDelivery(db: Db, opts: { timeoutMs: number }, input: AttemptInput): Promise<RequestState> {
   const { organisationId, requestId, attempt } = input;
