@@ -139,7 +139,7 @@ function serviceEnv(dataDir: string, temporalAddress?: string): NodeJS.ProcessEn
     RATE_LIMIT_PER_SECOND: '1000000',
     DATABASE_POOL_SIZE: POOL,
   };
-  for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RUN_WORKER', 'AUTH_CACHE_SECONDS', 'NODE_OPTIONS']) if (env[k]) out[k] = env[k];
+  for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RUN_WORKER', 'AUTH_CACHE_SECONDS', 'NODE_OPTIONS', 'DEBUG_STARTS']) if (env[k]) out[k] = env[k];
   if (temporalAddress) {
     out.TEMPORAL_ADDRESS = temporalAddress;
     out.RUN_WORKER = 'false';
@@ -322,7 +322,14 @@ async function main() {
       } else {
         const t = await tenant(service.ready.databaseUrl);
         log(`Automations: ${AUTOMATION_CONTACTS} registrations by ${AUTOMATION_CLIENTS} clients, each posting a webhook (load average ${loadAverage()})`);
+        if (PROFILE) await service.ask({ cmd: 'profile-start' });
         automationResult = await runAutomationScenario({ base, key: t.key, contacts: AUTOMATION_CONTACTS, clients: AUTOMATION_CLIENTS, timeoutSeconds: 300, log });
+        if (PROFILE) {
+          mkdirSync(PROFILE_DIR, { recursive: true });
+          const file = path.join(PROFILE_DIR, 'automation_runs.cpuprofile');
+          await service.ask({ cmd: 'profile-stop', file });
+          log(`  CPU profile: ${file} (summary: npx tsx bench/profile-summary.ts ${path.relative(process.cwd(), file)})`);
+        }
       }
     }
     await retire(`service (${temporal ? 'API only' : 'API + Temporal server + worker'})`, service);

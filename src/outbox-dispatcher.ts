@@ -121,9 +121,11 @@ export class OutboxDispatcher {
   async pass(): Promise<number> {
     const { rows: events } = await this.pool.query<ClaimedEvent>(CLAIM, [BATCH, this.options.leaseSeconds]);
     if (!events.length) return 0;
+    // Each (organisation, event type) once: the join would repeat an automation per event.
+    const pairs = [...new Map(events.map((e) => [`${e.organisation_id}:${e.type}`, e])).values()];
     const { rows: automations } = await this.pool.query<ActiveAutomation>(AUTOMATIONS, [
-      events.map((e) => e.organisation_id),
-      events.map((e) => e.type),
+      pairs.map((e) => e.organisation_id),
+      pairs.map((e) => e.type),
     ]);
     const done: string[] = [];
     await eachLimited(events, CONCURRENCY, async (event) => {
