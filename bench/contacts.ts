@@ -139,7 +139,7 @@ function serviceEnv(dataDir: string, temporalAddress?: string): NodeJS.ProcessEn
     RATE_LIMIT_PER_SECOND: '1000000',
     DATABASE_POOL_SIZE: POOL,
   };
-  for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RUN_WORKER', 'AUTH_CACHE_SECONDS', 'NODE_OPTIONS', 'DEBUG_STARTS']) if (env[k]) out[k] = env[k];
+  for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RUN_WORKER', 'AUTH_CACHE_SECONDS', 'NODE_OPTIONS']) if (env[k]) out[k] = env[k];
   if (temporalAddress) {
     out.TEMPORAL_ADDRESS = temporalAddress;
     out.RUN_WORKER = 'false';
