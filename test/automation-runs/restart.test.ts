@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import pg from 'pg';
 import { createPrismaClient, type Db } from '../../src/db/client';
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { api, serviceCa } from '../support/api';
@@ -17,30 +18,48 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-automation-restar
 let service: ServiceProcess | undefined;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let db: Db | undefined;
+// On PostgreSQL a database of its own: a dispatcher of another service would take its events.
+const ownDatabase = process.env.DATABASE_URL ? `automation_restart_${process.pid}` : undefined;
+const databaseUrl = ownDatabase ? Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${ownDatabase}` }).toString() : undefined;
+
+async function admin(sql: string) {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  if (ownDatabase) await admin(`CREATE DATABASE ${ownDatabase}`);
+});
 
 afterAll(async () => {
   await db?.$disconnect().catch(() => undefined);
   await service?.stop('SIGKILL');
   await receiver?.close();
   rmSync(dataDir, { recursive: true, force: true });
+  if (ownDatabase) await admin(`DROP DATABASE IF EXISTS ${ownDatabase} WITH (FORCE)`);
 });
 
 function database(): Db {
-  const url = process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
+  const url = databaseUrl ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
   return createPrismaClient(url, { poolSize: 1 });
 }
 
-async function restart(extra: Record<string, string> = {}) {
+async function restart(dispatcher: boolean) {
   await db?.$disconnect().catch(() => undefined);
   await service?.stop('SIGKILL');
-  service = await startServiceProcess(serviceEnv(dataDir, extra));
+  service = await startServiceProcess(serviceEnv(dataDir, { OUTBOX_DISPATCHER: String(dispatcher), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
   db = database();
 }
 
 test('events survive kills: dispatched after a restart once, never run twice; an approval waits across a kill', async () => {
   receiver = await startReceiver();
-  await restart({ OUTBOX_DISPATCHER: 'false' });
-  const { secretKey: key } = await createTenant('automation restart', dataDir);
+  await restart(false);
+  const { secretKey: key } = await createTenant('automation restart', dataDir, databaseUrl);
   const call = () => caller(key, { baseUrl: service!.url, ca: serviceCa(dataDir) });
   await call()('PUT', '/settings', { allow_private_webhook_endpoints: true });
   const webhook = (await call()('POST', '/webhooks', { name: 'Receiver', method: 'POST', url_endpoint: receiver.url, url_auth: 'NO_AUTH' })).id;
@@ -57,7 +76,7 @@ test('events survive kills: dispatched after a restart once, never run twice; an
   expect((await db!.outboxEvent.findUniqueOrThrow({ where: { id: event.id } })).dispatchedAt).toBeNull();
   expect(receiver.received).toEqual([]);
 
-  await restart();
+  await restart(true);
   const from = (automationId: string) => receiver.received.filter((r) => r.body.data.automation.id === automationId && r.body.data.entity.id === contact);
   await eventually(async () => from(direct).length === 1, 30_000, 'the webhook after the restart');
   const dispatched = await db!.outboxEvent.findUniqueOrThrow({ where: { id: event.id } });
@@ -84,7 +103,7 @@ test('events survive kills: dispatched after a restart once, never run twice; an
     return page.content.find((r: any) => r.status === 'PENDING');
   }, 20_000, 'the PENDING approval');
   expect(from(approved)).toEqual([]);
-  await restart();
+  await restart(true);
   const decided = await api('POST', `/adaptors/APPROVAL_REQUESTS/actions/REQUEST_APPROVAL/records/${pending.id}`, {
     baseUrl: service!.url, ca: serviceCa(dataDir), key, body: { key: 'status', value: 'APPROVED' },
   });

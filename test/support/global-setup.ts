@@ -9,7 +9,7 @@ import { serviceEnv, startServiceProcess, type ServiceProcess } from './service-
  */
 export default async function globalSetup() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-test-'));
-  const service = await startServiceProcess(serviceEnv(dataDir));
+  const service = await startServiceProcess(serviceEnv(dataDir, { OUTBOX_DISPATCHER: 'true' }));
   const stateFile = path.join(dataDir, 'test-state.json');
   writeFileSync(stateFile, JSON.stringify({ url: service.url, temporalAddress: service.temporalAddress, dataDir }));
   process.env.BACKOFFICE_TEST_STATE = stateFile;

@@ -23,9 +23,12 @@ export function serviceEnv(dataDir: string, extra: Record<string, string> = {}):
     RESPONSE_VALIDATION: 'true',
     LOG_LEVEL: 'warn',
     WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,1s', WEBHOOK_TIMEOUT_MS: '2000',
+    // On a shared PostgreSQL database only the shared service dispatches outbox events: another
+    // service's own Temporal server would run the shared service's tenants' automations.
+    ...(process.env.DATABASE_URL ? { OUTBOX_DISPATCHER: 'false' } : {}),
     ...extra,
   };
-  for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS']) if (process.env[k]) env[k] = process.env[k];
+  for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS']) if (process.env[k] && !extra[k]) env[k] = process.env[k];
   return env;
 }
 

@@ -19,15 +19,15 @@ let counter = 0;
  * A fresh organisation with an admin user and keys, made the way an operator would: with the
  * admin command line against the running service's database.
  */
-export async function createTenant(name = `Test org ${process.pid}-${++counter}`, dataDir?: string): Promise<Tenant> {
-  const out = await adminCli(['create-organisation', '--name', name], dataDir);
+export async function createTenant(name = `Test org ${process.pid}-${++counter}`, dataDir?: string, databaseUrl?: string): Promise<Tenant> {
+  const out = await adminCli(['create-organisation', '--name', name], dataDir, databaseUrl);
   const parsed = JSON.parse(out) as { organisation_id: string; secret_api_key: string; public_api_key: string; admin: { username: string; password: string } };
   return { organisationId: parsed.organisation_id, secretKey: parsed.secret_api_key, publicKey: parsed.public_api_key, admin: parsed.admin };
 }
 
-export async function adminCli(args: string[], dataDir = testState().dataDir): Promise<string> {
+export async function adminCli(args: string[], dataDir = testState().dataDir, databaseUrl = process.env.DATABASE_URL): Promise<string> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir };
-  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const { stdout } = await run(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'src/admin.ts'), ...args], { cwd: ROOT, env });
   return stdout;
 }
