@@ -115,17 +115,16 @@ export function automationActivities(deps: ActivityDeps) {
   /** Opens an approval request: its record, PENDING. */
   async function openApproval(input: AutomationRunInput, plan: RunPlan, step: RunStep): Promise<StepResult> {
     const ctx = runContext(input, plan, step);
-    const tx = org(input.organisationId);
-    const found = await findRecord(tx, ctx);
-    if (found) return { recordId: found.id, status: found.status };
-    const timeout = Number(step.parameters.timeout_seconds ?? DEFAULT_APPROVAL_SECONDS);
+    // timeout_seconds always has a value: loadRunPlan fills in the catalogue's default.
+    const timeout = Number(step.parameters.timeout_seconds);
     const attributes = [
       recordAttribute('status', 'Status', 'STRING', 'PENDING'),
       recordAttribute('timeout_on', 'Decide before', 'DATE', String(Math.floor(Date.now() / 1000) + timeout)),
       ...(step.parameters.approver_user_id ? [recordAttribute('approver_user_id', 'Approver', 'STRING', step.parameters.approver_user_id)] : []),
       ...(step.parameters.approval_entity_type ? [recordAttribute('approval_entity_type', 'Entity type', 'STRING', step.parameters.approval_entity_type)] : []),
     ];
-    const record = await createRecord(tx, input.organisationId, recordInput(ctx, 'PENDING', attributes));
+    // A repeated call finds the first record (and its decision, if one was made meanwhile).
+    const record = await createRecord(org(input.organisationId), input.organisationId, recordInput(ctx, 'PENDING', attributes));
     return { recordId: record.id, status: record.status };
   }
 
@@ -192,8 +191,6 @@ export function automationActivities(deps: ActivityDeps) {
     },
   };
 }
-
-const DEFAULT_APPROVAL_SECONDS = 7 * 24 * 3600;
 
 function runContext(input: AutomationRunInput, plan: RunPlan, step: RunStep): RunContext {
   return {

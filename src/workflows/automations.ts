@@ -43,7 +43,7 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
     const { at, recordId } = progress.approval;
     let status = progress.approval.status;
     if (status === 'PENDING') {
-      const seconds = Number(plan.steps[at].parameters.timeout_seconds ?? 7 * 24 * 3600);
+      const seconds = Number(plan.steps[at].parameters.timeout_seconds);
       const decided = await condition(() => decisions.has(recordId), seconds * 1000);
       status = await settleApproval(input.organisationId, recordId, !decided);
     }

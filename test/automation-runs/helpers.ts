@@ -1,47 +1,21 @@
-import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { api } from '../support/api';
+import { expectedSignature, type Received } from '../webhooks/receiver';
 
-export interface Received {
-  method: string;
-  headers: http.IncomingHttpHeaders;
-  raw: string;
-  body: any;
-}
+export { eventually } from '../communications/helpers';
+export { startReceiver } from '../webhooks/receiver';
 
-/** A real HTTP receiver on 127.0.0.1 that keeps every request and answers 200. */
-export async function startReceiver(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      received.push({ method: req.method ?? '', headers: req.headers, raw, body: raw ? JSON.parse(raw) : null });
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, received, close: () => new Promise((r) => server.close(() => r())) };
-}
-
-/** Standard Webhooks: every `v1,<sig>` of the header, checked against the secret (whsec_<base64>). */
-export function signatureValid(headers: http.IncomingHttpHeaders, raw: string, secret: string): boolean {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = createHmac('sha256', key).update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${raw}`).digest('base64');
-  return String(headers['webhook-signature'] ?? '').split(' ').some((s) => s === `v1,${expected}`);
-}
-
-export async function eventually<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
+/** The JSON body a receiver got (null when it was not JSON). */
+export function json(r: Received): any {
+  try {
+    return JSON.parse(r.body);
+  } catch {
+    return null;
   }
+}
+
+/** Standard Webhooks: one of the header's `v1,<sig>` values is the secret's signature. */
+export function signatureValid(r: Received, secret: string): boolean {
+  return String(r.headers['webhook-signature'] ?? '').split(' ').includes(expectedSignature(secret, r));
 }
 
 type Call = (method: string, route: string, body?: object) => Promise<any>;

@@ -12,7 +12,7 @@ import type { DatabaseInfo } from '../../src/db/embedded';
 import { api, serviceCa } from '../support/api';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
-import { automation, caller, eventually, param, postWebhook, startReceiver } from './helpers';
+import { automation, caller, eventually, json, param, postWebhook, startReceiver } from './helpers';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-automation-restart-'));
 let service: ServiceProcess | undefined;
@@ -77,7 +77,7 @@ test('events survive kills: dispatched after a restart once, never run twice; an
   expect(receiver.received).toEqual([]);
 
   await restart(true);
-  const from = (automationId: string) => receiver.received.filter((r) => r.body.data.automation.id === automationId && r.body.data.entity.id === contact);
+  const from = (automationId: string) => receiver.received.filter((r) => json(r).data.automation.id === automationId && json(r).data.entity.id === contact);
   await eventually(async () => from(direct).length === 1, 30_000, 'the webhook after the restart');
   const dispatched = await db!.outboxEvent.findUniqueOrThrow({ where: { id: event.id } });
   expect(dispatched.dispatchedAt).not.toBeNull();

@@ -6,6 +6,7 @@ import { actorOf } from '../../domain/audit';
 import { findAction, findAdaptor } from '../../domain/automations/catalogue';
 import { changeRecord, getRecord, listRecords, presentRecord, type RecordScope } from '../../domain/automations/records';
 import { invalid, notFound } from '../../domain/errors';
+import { approvalDecided } from '../../workflows/automations';
 import type { AppDeps } from '../app';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
@@ -13,9 +14,6 @@ import { idResponse } from '../validation';
 import { RECORD_SORT } from './present';
 import { AUTOMATIONS_TAG as TAG, automationsRead, automationsWrite } from './routes';
 import { recordChangeBody, recordItem, recordItemParams, recordList, recordListQuery, recordParams } from './schemas';
-
-/** The signal the automation-run workflow waits for on a REQUEST_APPROVAL step. */
-export const APPROVAL_SIGNAL = 'approvalDecided';
 
 /** The path's adaptor and action (by id or code), or 404; the action must be the adaptor's. */
 function scopeOf(params: { id: string; action_id: string }): RecordScope {
@@ -80,7 +78,7 @@ export function recordRoutes(deps: AppDeps): RouteDef[] {
  */
 async function signalDecision(deps: AppDeps, workflowId: string, recordId: string, status: 'APPROVED' | 'REJECTED'): Promise<void> {
   try {
-    await deps.workflows.workflow.getHandle(workflowId).signal(APPROVAL_SIGNAL, { recordId, status });
+    await deps.workflows.workflow.getHandle(workflowId).signal(approvalDecided, { recordId, status });
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) deps.log.info({ workflowId, recordId }, 'approval decided after its run ended');
     else deps.log.warn({ err, workflowId, recordId }, 'approval decision not signalled; the run re-reads it when its wait ends');
