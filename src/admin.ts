@@ -17,7 +17,7 @@ const USAGE = `npm run admin -- <command> [options]
 
   create-organisation --name NAME [--admin-username U] [--admin-password P]
         a new organisation with an admin user, a secret and a public API key
-  create-user --organisation ID --username U [--password P] [--admin] [--scopes a,b]
+  create-user --organisation ID --username U [--password P] [--email E] [--admin] [--scopes a,b]
   create-api-key --organisation ID [--type SECRET|PUBLIC] [--name N] [--scopes a,b]
   revoke-api-key --organisation ID --id KEY_ID
   list-organisations
@@ -33,7 +33,7 @@ async function main() {
     args: rest,
     options: {
       name: { type: 'string' }, organisation: { type: 'string' }, username: { type: 'string' },
-      password: { type: 'string' }, admin: { type: 'boolean' }, scopes: { type: 'string' },
+      password: { type: 'string' }, email: { type: 'string' }, admin: { type: 'boolean' }, scopes: { type: 'string' },
       type: { type: 'string' }, id: { type: 'string' }, 'admin-username': { type: 'string' }, 'admin-password': { type: 'string' },
     },
   });
@@ -71,8 +71,10 @@ async function run(db: Db, command: string, o: Options, scopes?: string[]) {
     }
     case 'create-user': {
       const password = (o.password as string | undefined) ?? randomBytes(18).toString('base64url');
-      const user = await createUser(db, { organisationId: need('organisation'), username: need('username'), password, isAdmin: o.admin === true, scopes });
-      return { id: user.id, username: user.username, password };
+      const email = o.email as string | undefined;
+      if (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email)) throw new Error('--email must be an e-mail address');
+      const user = await createUser(db, { organisationId: need('organisation'), username: need('username'), password, isAdmin: o.admin === true, scopes, email });
+      return { id: user.id, username: user.username, email: user.email, password };
     }
     case 'create-api-key': {
       const kind = ((o.type as string | undefined) ?? 'SECRET').toUpperCase();

@@ -5,7 +5,7 @@ import { actorOf } from '../../domain/audit';
 import { createCoverage, deleteCoverage, getCoverage, listCoverage, updateCoverage } from '../../domain/assignments/coverage';
 import { createDepartment, deleteDepartment, getDepartment, listDepartments, updateDepartment } from '../../domain/assignments/departments';
 import { createUserRole, deleteUserRole, getUserRole, listUserRoles, updateUserRole } from '../../domain/assignments/user-roles';
-import { getUser, listUsers } from '../../domain/assignments/users';
+import { getUser, listUsers, updateUserProfile } from '../../domain/assignments/users';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
@@ -36,6 +36,7 @@ import {
   userItem,
   userList,
   userListQuery,
+  userUpdateBody,
   userRoleCreateBody,
   userRoleItem,
   userRoleList,
@@ -198,7 +199,7 @@ function userRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/users', operationId: 'listUsers', tag: TAG, auth: read,
       summary: "List the organisation's users",
-      description: 'Read only (users are made with the admin command line). Filters: username (exact), search_value (username, names, e-mail). Sortable by username, created_on (default: newest first). Scope: reference_data:read.',
+      description: 'Users are made with the admin command line; PUT /users/{id} sets their e-mail and names. Filters: username (exact), search_value (username, names, e-mail). Sortable by username, created_on (default: newest first). Scope: reference_data:read.',
       query: userListQuery, response: userList,
       handler: async ({ ctx, query }) => {
         const page = await listUsers(ctx.db, ctx.organisationId, listArgs(query, USER_SORT), userFilter(query));
@@ -209,6 +210,18 @@ function userRoutes(): RouteDef[] {
       method: 'get', path: '/users/{id}', operationId: 'getUser', tag: TAG, auth: read,
       summary: 'Get a user with their departments and user roles', params: idParams, response: userItem, errors: [404],
       handler: async ({ ctx, params }) => presentUser(await getUser(ctx.db, ctx.organisationId, params.id)),
+    }),
+    route({
+      method: 'put', path: '/users/{id}', operationId: 'updateUser', tag: TAG,
+      auth: { scope: 'users:write', adminOnly: true },
+      summary: "Set a user's e-mail address and names",
+      description: 'Partial: only the fields given change; null clears. Passwords, admin rights and scopes are managed with the admin command line only. Scope: users:write (admin users only).',
+      params: idParams, body: userUpdateBody, response: idResponse, errors: [404],
+      example: { email: 'ops@shop.test', first_name: 'Ada', last_name: 'Lovelace' },
+      handler: async ({ ctx, params, body }) => {
+        await updateUserProfile(ctx.db, actorOf(ctx), params.id, { email: body.email, firstName: body.first_name, lastName: body.last_name });
+        return { id: params.id };
+      },
     }),
   ];
 }

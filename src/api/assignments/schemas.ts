@@ -135,6 +135,14 @@ export const userListQuery = pagingQuery(['username', 'created_on']).extend({
   search_value: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the username, first or last name or e-mail.' }),
 });
 
+/** Partial; null clears. */
+export const userUpdateBody = z.strictObject({
+  email: z.string().trim().max(254).pipe(z.email({ message: 'must be an e-mail address' })).nullable().optional()
+    .meta({ description: 'Where reports the user runs (or runs with a key they created) are mailed.' }),
+  first_name: z.string().trim().min(1).max(100).nullable().optional(),
+  last_name: z.string().trim().min(1).max(100).nullable().optional(),
+});
+
 export const userItem = z.object({
   id: z.string(),
   username: z.string(),

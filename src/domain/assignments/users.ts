@@ -1,6 +1,7 @@
-// The organisation's users, read only, with the departments and user roles they are members of:
-// what the assignment actions name (docs/assignments.md "Users"). Never the password hash.
+// The organisation's users with the departments and user roles they are members of: what the
+// assignment actions name (docs/assignments.md "Users"). Never the password hash.
 import type { Prisma, Tx } from '../../db/client';
+import { audit, type AuditActor } from '../audit';
 import { notFound } from '../errors';
 import type { ListArgs, ListPage } from '../lists';
 
@@ -34,4 +35,21 @@ export async function listUsers(tx: Tx, organisationId: string, args: ListArgs, 
   }
   const [rows, total] = await Promise.all([tx.user.findMany({ where, select: SELECT, ...args }), tx.user.count({ where })]);
   return { rows, total };
+}
+
+export interface UserProfilePatch {
+  email?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
+/**
+ * A user's e-mail and names (what reports are mailed to, what assignments show). Credentials,
+ * admin rights and scopes stay with the admin command line: a key that may edit profiles must
+ * not be able to widen anyone's rights.
+ */
+export async function updateUserProfile(tx: Tx, actor: AuditActor, id: string, patch: UserProfilePatch): Promise<void> {
+  const { count } = await tx.user.updateMany({ where: { organisationId: actor.organisationId, id }, data: patch });
+  if (count === 0) throw notFound('User');
+  await audit(tx, actor, { action: 'UPDATE', entityType: 'USER', entityId: id, changes: { fields: Object.keys(patch) } });
 }

@@ -6,7 +6,7 @@
  * reference data (schemes, tiers, offers, voucher types); `rewards` is an account's reward
  * attributes, merchants and scheme sign-ups (docs/loyalty.md).
  */
-export const SCOPE_GROUPS = ['contacts', 'accounts', 'reference_data', 'settings', 'wallets', 'api_keys', 'rewards', 'purchases', 'vouchers', 'activities', 'communications', 'webhooks', 'automations'] as const;
+export const SCOPE_GROUPS = ['contacts', 'accounts', 'reference_data', 'settings', 'wallets', 'api_keys', 'rewards', 'purchases', 'vouchers', 'activities', 'communications', 'webhooks', 'automations', 'reports', 'users'] as const;
 
 export const ALL_SCOPES = ['*'];
 
