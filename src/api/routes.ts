@@ -1,5 +1,6 @@
 import type { AppDeps } from './app';
 import { accountRoutes } from './accounts/routes';
+import { analysisRoutes } from './analysis/routes';
 import { automationRoutes } from './automations/routes';
 import { recordRoutes } from './automations/records-routes';
 import { activityRoutes } from './activities/routes';
@@ -36,6 +37,7 @@ export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDe
     ...referenceRoutes(),
     ...contactRoutes(deps),
     ...contactPaymentRoutes(),
+    ...analysisRoutes(),
     ...settingsRoutes(),
     ...networkRoutes(),
     ...productRoutes(),

@@ -112,13 +112,16 @@ function conditions(p: Params, q: ContactFilters): string[] {
   return on;
 }
 
-/** contact_name sorts like it reads: company name, else the person's names in display order. */
+/** A contact's name as a sort key, as it reads: the company name, else the person's names in display order. */
+export function nameSortKey(format: NameDisplayFormat, alias: string): string {
+  const names = format.startsWith('LAST') ? `${alias}.last_name, ${alias}.first_name` : `${alias}.first_name, ${alias}.last_name`;
+  return `lower(coalesce(${alias}.company_name, concat_ws(' ', ${names})))`;
+}
+
 function sortKey(sort: ContactSearch['sort'], format: NameDisplayFormat): string {
   switch (sort) {
-    case 'contact_name': {
-      const lastFirst = format.startsWith('LAST');
-      return `lower(coalesce(c.company_name, concat_ws(' ', ${lastFirst ? 'c.last_name, c.first_name' : 'c.first_name, c.last_name'})))`;
-    }
+    case 'contact_name':
+      return nameSortKey(format, 'c');
     case 'code':
       return 'lower(c.code)';
     case 'last_name':
