@@ -10,6 +10,7 @@ import { planRoutes } from './communication-plans/routes';
 import { templateRoutes } from './communication-templates/routes';
 import { communicationRoutes } from './communications/routes';
 import { contactRoutes } from './contacts/routes';
+import { customFieldRoutes } from './custom-fields/routes';
 import { integrationRoutes } from './integrations/routes';
 import { segmentRoutes } from './segments/routes';
 import { assignmentRoutes } from './assignments/routes';
@@ -53,6 +54,7 @@ export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDe
     ...integrationRoutes(),
     ...segmentRoutes(),
     ...assignmentRoutes(),
+    ...customFieldRoutes(),
     ...planRoutes(deps),
     ...templateRoutes(),
     ...communicationRoutes(deps),

@@ -40,7 +40,7 @@ test('the first account is primary whatever it says; defaults come from the sett
     accounts: [
       {
         id: first, is_primary: true, name: 'First', number: expect.stringMatching(/^\d{10}$/), life_cycle_state: 'ACTIVE', currency_code: 'USD',
-        classification: null, balance: 0, credit_limit: null, overdue_amount: 0, billing_address_id: ann.addressIds[0], wallet: null,
+        classification: null, balance: 0, credit_limit: null, overdue_amount: 0, billing_address_id: ann.addressIds[0], wallet: null, custom_fields: [],
       },
       expect.objectContaining({ id: second, is_primary: false, currency_code: 'EUR', credit_limit: 12.3456, billing_address_id: ann.addressIds[1] }),
     ],

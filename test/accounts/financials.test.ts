@@ -42,6 +42,7 @@ test('an account without wallets, before any period is closed', async () => {
     balance: 0, overdue_amount: 0, credit_limit: 150.5, accounting_period_id: null, accounting_period_name: null, opening_balance: 0,
     classification: { id: cls, name: 'Business' }, wallet: [],
     billing_address: { id: c.addressIds[0], address_line_1: '1 Main St', address_line_2: null, state_province_county: null, town_city: 'Nicosia', postal_code: '1000', country_code: 'CYP' },
+    custom_fields: [],
   });
 });
 

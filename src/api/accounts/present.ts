@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { AccountFinancials, AccountListRow, FiguredWallet } from '../../domain/accounts/read';
 import type { MemberView } from '../../domain/accounts/members-read';
+import { customFieldsOf } from '../../domain/custom-fields/values';
 import { limitRulesFromJson } from '../../domain/money/limit-rules';
 import type { Settings } from '../../domain/money/settings';
 import type { SortField } from '../lists';
@@ -32,6 +33,7 @@ export function presentAccountItem(a: AccountListRow): Item {
     overdue_amount: OVERDUE,
     billing_address_id: a.billingAddressId,
     wallet: w && { id: w.wallet.id, code: w.wallet.code, balance: amount(w.figures.balance), currency_code: w.wallet.currencyCode, life_cycle_state: w.wallet.lifeCycleState },
+    custom_fields: customFieldsOf(a.customFields),
   };
 }
 
@@ -61,6 +63,7 @@ export function presentFinancials(f: AccountFinancials): Financials {
       postal_code: address.postalCode,
       country_code: address.countryCode,
     },
+    custom_fields: customFieldsOf(a.customFields),
   };
 }
 

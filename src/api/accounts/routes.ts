@@ -38,7 +38,7 @@ export function accountRoutes(): RouteDef[] {
         "is_primary: true makes it the primary account (the previous one stops being primary); a contact's first account is primary anyway. " +
         "credit_limit must lie within the settings' range. An anonymized contact answers 409 CONTACT_ANONYMIZED.",
       params: contactParams, body: accountCreateBody, response: idResponse, errors: [404, 409],
-      example: { name: 'Savings', currency_code: 'EUR', is_primary: false, credit_limit: 250 },
+      example: { name: 'Savings', currency_code: 'EUR', is_primary: false, credit_limit: 250, custom_fields: [{ key: 'renewal_date', value: '2027-01-31' }] },
       handler: ({ ctx, params, body }) => createAccount(ctx.db, actorOf(ctx), params.id, body),
     }),
     route({
@@ -56,9 +56,9 @@ export function accountRoutes(): RouteDef[] {
       summary: 'Update an account (partial)',
       description:
         'is_primary: true makes it primary and the other account not; false on the primary account answers 409 PRIMARY_REQUIRED. ' +
-        "billing_address_id must be an address of the account's contact. A terminated account answers 409 ACCOUNT_TERMINATED.",
+        "billing_address_id must be an address of the account's contact. custom_fields[] are merged by key into the stored ones. A terminated account answers 409 ACCOUNT_TERMINATED.",
       params: idParams, body: accountUpdateBody, response: idResponse, errors: [404, 409],
-      example: { name: 'Household', is_primary: true, credit_limit: 1000 },
+      example: { name: 'Household', is_primary: true, credit_limit: 1000, custom_fields: [{ key: 'renewal_date', value: '2028-01-31' }] },
       handler: ({ ctx, params, body }) => updateAccount(ctx.db, actorOf(ctx), params.id, body),
     }),
     route({

@@ -1,6 +1,7 @@
 // Requests of the account operations (spec 2.3, 4.2); docs/accounts.md decides what spec.md
 // leaves open. Responses are in responses.ts.
 import { z } from 'zod';
+import { customFieldsBody, customFieldsOut } from '../custom-fields/schemas';
 import { namedList } from '../lists';
 import { limitRuleOut } from '../settings/schemas';
 import { pagingQuery, postalAddressOut, zAmount, zBool, zCurrency, zId } from '../validation';
@@ -17,6 +18,7 @@ export const accountCreateBody = z.strictObject({
   is_primary: zBool.optional().meta({ description: "true: this account becomes the contact's primary one. A contact's first account is primary anyway." }),
   billing_address_id: zId.nullable().optional().meta({ description: "An address of the contact. Default: the contact's primary address; null: none." }),
   credit_limit: creditLimit.nullable().optional(),
+  custom_fields: customFieldsBody.optional(),
 });
 
 /** Partial; null clears a nullable field. */
@@ -26,6 +28,7 @@ export const accountUpdateBody = z.strictObject({
   is_primary: zBool.optional().meta({ description: 'true makes this account primary (the other one stops being primary). false is refused on the primary account: a contact keeps one.' }),
   billing_address_id: zId.nullable().optional(),
   credit_limit: creditLimit.nullable().optional(),
+  custom_fields: customFieldsBody.optional(),
 });
 
 export const ACCOUNT_SORT_FIELDS = ['number', 'name', 'created_on'] as const;
@@ -74,6 +77,7 @@ export const accountItem = z.object({
     .object({ id: z.string(), code: z.string(), balance: money, currency_code: z.string(), life_cycle_state: z.string() })
     .nullable()
     .meta({ description: 'The first wallet, by creation, that is not cancelled.' }),
+  custom_fields: customFieldsOut,
 });
 
 export const accountList = namedList('accounts', accountItem);
@@ -107,6 +111,7 @@ export const accountFinancials = z.object({
   classification: idName.nullable(),
   wallet: z.array(financialWallet).meta({ description: 'Every wallet of the account, by creation.' }),
   billing_address: billingAddress.nullable(),
+  custom_fields: customFieldsOut,
 });
 
 export const memberItem = z.object({

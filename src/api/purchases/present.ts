@@ -1,5 +1,6 @@
 // Purchases, event records and the activity feed as the API shows them (docs/loyalty.md).
 import type { z } from 'zod';
+import { customFieldsOf } from '../../domain/custom-fields/values';
 import type { FeedRow } from '../../domain/loyalty/activity-feed';
 import type { PurchaseFacts } from '../../domain/loyalty/purchases/event-record';
 import type { PurchaseRow } from '../../domain/loyalty/purchases/list';
@@ -16,6 +17,7 @@ export function presentPurchase(p: PurchaseRow): z.input<typeof purchaseItem> {
     contact_id: p.contactId, account_id: p.accountId, currency_code: p.currencyCode,
     total_amount: amount(p.totalAmount), returned_amount: amount(p.returnedAmount), performed_on: at(p.performedOn),
     performed_by_unit_id: p.unitId, performed_by_unit_name: p.unitName, classfication_name: p.classificationName, created_on: at(p.createdAt),
+    custom_fields: customFieldsOf(p.customFields),
   };
 }
 

@@ -2,6 +2,7 @@
 // docs/loyalty.md).
 import { z } from 'zod';
 import { contactParams } from '../contacts/schemas';
+import { customFieldsBody, customFieldsOut } from '../custom-fields/schemas';
 import { pagingQuery, zAmount, zCurrency, zEpoch, zId } from '../validation';
 
 const nonNegative = zAmount.refine((v) => v.gte(0), { message: 'must not be negative' });
@@ -42,6 +43,7 @@ export const purchaseBody = z.strictObject({
     .optional(),
   merchant_tap: idOrCode.optional(),
   outlet_tap: idOrCode.optional(),
+  custom_fields: customFieldsBody.optional(),
 });
 
 export const returnBody = z.strictObject({
@@ -78,6 +80,7 @@ export const purchaseItem = z.object({
   performed_by_unit_name: z.string().nullable(),
   classfication_name: z.string().nullable().meta({ description: "Spelled as spec.md spells it." }),
   created_on: z.number(),
+  custom_fields: customFieldsOut,
 });
 
 const issuedVoucher = z.object({ id: z.string(), number: z.string(), secret_number: z.string().nullable() }).meta({ description: 'A voucher an award issued; its secret number is answered here only.' });

@@ -1,8 +1,11 @@
 // POST /contacts/{id}/accounts (spec 4.2): one more account of a contact, with its audit row.
 import type { Tx } from '../../db/client';
+import { txSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
 import { CONTACT_DEFAULTS } from '../contacts/defaults';
 import { assertNotAnonymized, lockContact } from '../contacts/payment-methods/contact';
+import { checkCustomFields } from '../custom-fields/check';
+import { mergeCustomFields } from '../custom-fields/values';
 import { newId } from '../ids';
 import { getSettings } from '../money/settings';
 import { freeAccountNumber } from './numbers';
@@ -11,6 +14,7 @@ import type { AccountCreateInput } from './types';
 
 export async function createAccount(tx: Tx, actor: AuditActor, contactRef: string, input: AccountCreateInput): Promise<{ id: string }> {
   const { organisationId } = actor;
+  await checkCustomFields(txSql(tx, organisationId), 'ACCOUNTS', input.custom_fields);
   // The contact's row lock serialises every change of which account is primary (and an
   // anonymisation), so two concurrent first accounts cannot both become primary.
   const contact = await lockContact(tx, organisationId, contactRef);
@@ -41,6 +45,7 @@ export async function createAccount(tx: Tx, actor: AuditActor, contactRef: strin
       classificationId: classification,
       creditLimit: input.credit_limit ?? null,
       billingAddressId: billingAddressId ?? null,
+      customFields: input.custom_fields ? mergeCustomFields(null, input.custom_fields) : undefined,
     },
   });
   await audit(tx, actor, { action: 'CREATE', entityType: 'account', entityId: id, changes: { contact_id: contact.id, fields: Object.keys(input), is_primary: isPrimary, demoted } });

@@ -1,8 +1,11 @@
 // PUT /accounts/{id} (spec 4.2): partial; the checks all pass before anything is written, and
 // the pipeline's transaction keeps a refusal from leaving half a change behind.
 import type { Prisma, Tx } from '../../db/client';
+import { txSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
 import { assertNotAnonymized, lockContact } from '../contacts/payment-methods/contact';
+import { checkCustomFields } from '../custom-fields/check';
+import { mergeCustomFields } from '../custom-fields/values';
 import { conflict } from '../errors';
 import { getSettings } from '../money/settings';
 import { assertNotTerminated, billingAddressOf, checkCreditLimit, classificationId, demoteOtherPrimaries, findAccount } from './rules';
@@ -10,6 +13,7 @@ import type { AccountUpdateInput } from './types';
 
 export async function updateAccount(tx: Tx, actor: AuditActor, id: string, input: AccountUpdateInput): Promise<{ id: string }> {
   const { organisationId } = actor;
+  await checkCustomFields(txSql(tx, organisationId), 'ACCOUNTS', input.custom_fields);
   const found = await findAccount(tx, organisationId, id);
   // Locks in one order everywhere, contact then account, so a concurrent create that demotes
   // this account cannot deadlock with us. Re-read under the locks.
@@ -27,6 +31,7 @@ export async function updateAccount(tx: Tx, actor: AuditActor, id: string, input
   const data: Prisma.AccountUncheckedUpdateInput = {};
   if (input.name !== undefined) data.name = input.name;
   if (input.credit_limit !== undefined) data.creditLimit = input.credit_limit;
+  if (input.custom_fields) data.customFields = mergeCustomFields(account.customFields, input.custom_fields);
   if (input.classification_id !== undefined) {
     data.classificationId = input.classification_id && (await classificationId(tx, organisationId, input.classification_id));
   }

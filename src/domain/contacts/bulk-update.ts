@@ -3,7 +3,9 @@
 // carried by each contact's UPDATE_CONTACT event, so a webhook request it causes can be related
 // back to this API request (spec 6.4).
 import type { Tx } from '../../db/client';
+import { txSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
+import { checkCustomFieldLists } from '../custom-fields/check';
 import { conflict, invalid } from '../errors';
 import { recordEvent } from '../events/outbox';
 import { newId } from '../ids';
@@ -18,6 +20,7 @@ export async function bulkUpdateContacts(tx: Tx, actor: AuditActor, items: BulkU
   const { organisationId } = actor;
   const callActor: AuditActor = { ...actor, callId };
   const seen = new Map<string, number>();
+  await checkCustomFieldLists(txSql(tx, organisationId), 'CONTACTS', items.map((item, i) => [item.custom_fields, `contacts.${i}.custom_fields`] as const));
   for (const [i, item] of items.entries()) {
     const at = `contacts.${i}`;
     const refAttribute = item.contact.code !== undefined ? `${at}.contact.code` : `${at}.contact.id`;

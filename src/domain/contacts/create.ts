@@ -1,7 +1,9 @@
 // POST /contacts (spec 2.1, 4.1): the contact with its addresses, phones, e-mails, custom
 // fields and accounts, an audit row and the REGISTER_CONTACT event, in one transaction.
 import type { Prisma, Tx } from '../../db/client';
+import { txSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
+import { checkCustomFields } from '../custom-fields/check';
 import { recordEvent } from '../events/outbox';
 import { newId } from '../ids';
 import { createAccounts, defaultAccount } from './accounts';
@@ -20,6 +22,7 @@ export async function createContact(tx: Tx, actor: AuditActor, input: ContactCre
   checkOnePrimary(input.phones, 'phones');
   checkOnePrimary(input.emails, 'emails');
   checkUniqueKeys(input.custom_fields, 'custom_fields');
+  await checkCustomFields(txSql(tx, organisationId), 'CONTACTS', input.custom_fields);
 
   const id = input.id ?? newId();
   // Items keep the order of the body: ids made in the same millisecond do not sort by creation.

@@ -2,7 +2,9 @@
 // list items with `id` change that item, items without one are added; custom fields are
 // upserted by key; demographics and company_profile merge key by key.
 import { Prisma, type Tx } from '../../db/client';
+import { txSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
+import { checkCustomFields } from '../custom-fields/check';
 import { recordEvent } from '../events/outbox';
 import { upsertCustomFields, writeAddresses, writeEmails, writePhones, writePrimaryEmail } from './children';
 import { assertNotAnonymized, findContact } from './lookup';
@@ -22,6 +24,7 @@ export async function updateContact(tx: Tx, actor: AuditActor, idOrCode: string,
   checkOnePrimary(input.phones, 'phones');
   checkOnePrimary(input.emails, 'emails');
   checkUniqueKeys(input.custom_fields, 'custom_fields');
+  await checkCustomFields(txSql(tx, organisationId), 'CONTACTS', input.custom_fields);
 
   const ref = categoryRef(input);
   const categoryId = await resolveCategoryId(tx, organisationId, ref, input.category_id !== undefined ? 'category_id' : 'category');

@@ -3,7 +3,10 @@
 import type { z } from 'zod';
 import type { walletCreateBody, walletUpdateBody } from '../../api/wallets/schemas';
 import { Prisma, type Tx, type Wallet } from '../../db/client';
+import { txSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
+import { checkCustomFields } from '../custom-fields/check';
+import type { CustomField } from '../custom-fields/values';
 import { conflict, notFound } from '../errors';
 import { findAccount } from '../accounts/rules';
 import { newId, randomDigits } from '../ids';
@@ -18,6 +21,7 @@ export type WalletState = 'EFFECTIVE' | 'SUSPENDED' | 'CANCELLED';
 const MOVES: Record<WalletState, WalletState[]> = { EFFECTIVE: ['SUSPENDED', 'CANCELLED'], SUSPENDED: ['EFFECTIVE', 'CANCELLED'], CANCELLED: [] };
 
 export async function createWallet(tx: Tx, actor: AuditActor, accountId: string, input: WalletCreate): Promise<{ id: string }> {
+  await checkCustomFields(txSql(tx, actor.organisationId), 'WALLETS', input.custom_fields);
   const account = await findAccount(tx, actor.organisationId, accountId);
   if (account.lifeCycleState === 'TERMINATED') throw conflict('ACCOUNT_TERMINATED', 'A terminated account gets no new wallet');
   const id = newId();
@@ -54,7 +58,8 @@ export async function updateWallet(tx: Tx, actor: AuditActor, id: string, input:
 }
 
 /** POST /wallets/{id}/actions and /cancel. Asking for the state it is in changes nothing. */
-export async function moveWallet(tx: Tx, actor: AuditActor, id: string, to: WalletState, customFields?: unknown): Promise<{ id: string }> {
+export async function moveWallet(tx: Tx, actor: AuditActor, id: string, to: WalletState, customFields?: readonly CustomField[]): Promise<{ id: string }> {
+  await checkCustomFields(txSql(tx, actor.organisationId), 'WALLETS', customFields);
   // The row lock orders this move after any journal holding the wallet.
   await tx.$queryRaw`SELECT id FROM wallets WHERE organisation_id = ${actor.organisationId}::uuid AND id = ${id}::uuid FOR UPDATE`;
   const wallet = await findWallet(tx, id);

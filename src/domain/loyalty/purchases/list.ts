@@ -30,6 +30,7 @@ export interface PurchaseRow {
   unitName: string | null;
   classificationName: string | null;
   createdAt: string;
+  customFields: unknown;
   total: number;
 }
 
@@ -52,7 +53,7 @@ export async function listPurchases(sql: OrgSql, q: PurchaseQuery): Promise<{ ro
   const columns = `p.id, p.number::text AS number, p.reference_number AS "referenceNumber", p.life_cycle_state AS "lifeCycleState",
     p.contact_id AS "contactId", p.account_id AS "accountId", p.currency_code AS "currencyCode", p.total_amount::text AS "totalAmount",
     p.returned_amount::text AS "returnedAmount", p.performed_on AS "performedOn", u.id AS "unitId", u.name AS "unitName",
-    c.name AS "classificationName", p.created_at AS "createdAt"`;
+    c.name AS "classificationName", p.created_at AS "createdAt", p.custom_fields AS "customFields"`;
   const joins = `LEFT JOIN network_units u ON u.organisation_id = p.organisation_id AND u.id = COALESCE(p.outlet_unit_id, p.merchant_unit_id)
     LEFT JOIN purchase_classifications c ON c.organisation_id = p.organisation_id AND c.id = p.classification_id`;
   const order = `${SORT[q.sort ?? 'performed_on']} ${direction}, p.id ${direction}`;

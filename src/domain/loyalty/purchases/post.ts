@@ -4,6 +4,8 @@
 import type { z } from 'zod';
 import type { purchaseBody } from '../../../api/purchases/schemas';
 import type { OrgSql } from '../../../db/sql';
+import { checkCustomFields } from '../../custom-fields/check';
+import { mergeCustomFields } from '../../custom-fields/values';
 import { conflict, invalid } from '../../errors';
 import { newId } from '../../ids';
 import { Money, moneyText } from '../../money';
@@ -32,6 +34,7 @@ export interface PostedPurchase {
 }
 
 export async function postPurchase(money: MoneyContext, input: PurchaseInput, now = new Date()): Promise<PostedPurchase> {
+  await checkCustomFields(money.sql, 'PURCHASES', input.custom_fields);
   const performedOn = input.performed_on === undefined ? now : new Date(input.performed_on * 1000);
   const { buyer, products, offers, settings } = await purchaseContext(money.sql, input, input.products.map((p) => p.product_sku), performedOn);
   const m: MoneyContext = { ...money, settings: async () => settings };
@@ -103,8 +106,8 @@ async function creditAwards(m: MoneyContext, plans: AwardPlan[], t: AwardTarget)
 
 const INSERT = `WITH p AS (
   INSERT INTO purchases (id, organisation_id, reference_number, contact_id, account_id, wallet_id, classification_id, payment_medium_identifier,
-    performed_on, currency_code, net_amount, tax_amount, total_amount, value_units, merchant_unit_id, merchant_tap_id, outlet_unit_id, outlet_tap_id, created_by)
-  VALUES ($2, $1, $3, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12::numeric, $13::numeric, $13::numeric, $14, $15, $16, $17, $18)
+    performed_on, currency_code, net_amount, tax_amount, total_amount, value_units, merchant_unit_id, merchant_tap_id, outlet_unit_id, outlet_tap_id, created_by, custom_fields)
+  VALUES ($2, $1, $3, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12::numeric, $13::numeric, $13::numeric, $14, $15, $16, $17, $18, $29::jsonb)
   RETURNING id, number
 ), l AS (
   INSERT INTO purchase_products (id, organisation_id, purchase_id, position, product_id, sku, net_amount, tax_amount, total_amount, quantity)
@@ -145,6 +148,7 @@ async function insertPurchase(sql: OrgSql, p: NewPurchase, now: Date): Promise<s
     lines.map(() => newId()), lines.map((_, i) => i), lines.map((l) => p.products.get(l.product_sku)?.id ?? null), lines.map((l) => l.product_sku),
     lines.map((l) => moneyText(l.net_amount)), lines.map((l) => moneyText(l.tax_amount)), lines.map((l) => moneyText(l.total_amount)),
     lines.map((l) => moneyText(l.quantity ?? new Money(1))), periodYearOf(p.performedOn), periodYearOf(now),
+    p.input.custom_fields ? JSON.stringify(mergeCustomFields(null, p.input.custom_fields)) : null,
   ]);
   await settleTier(sql, p.buyer.accountId, row);
   return row.number;

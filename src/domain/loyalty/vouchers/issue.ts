@@ -3,6 +3,7 @@
 // audit row and the VOUCHER_ISSUED outbox event, all on the caller's OrgSql transaction.
 import type { OrgSql } from '../../../db/sql';
 import type { AuditActor } from '../../audit';
+import { checkCustomFields } from '../../custom-fields/check';
 import { contactStatementParams } from '../../contacts/read-statement';
 import { conflict, invalid, notFound } from '../../errors';
 import { newId, randomDigits } from '../../ids';
@@ -69,6 +70,7 @@ ON CONFLICT (organisation_id, number) DO NOTHING
 RETURNING id`;
 
 export async function issueVoucher(sql: OrgSql, actor: AuditActor, input: IssueVoucherInput, now: Date = new Date()): Promise<IssuedVoucher> {
+  await checkCustomFields(sql, 'VOUCHERS', input.customFields);
   const [contact] = await sql.rows<{ id: string; isAnonymized: boolean }>(CONTACT, contactStatementParams(input.contactId));
   if (!contact) throw notFound('Contact', 'contact_id');
   if (contact.isAnonymized) throw conflict('CONTACT_ANONYMIZED', 'The contact is anonymized: it cannot receive a voucher', 'contact_id');

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { voucherCancelBody, voucherUseBody } from '../../../api/vouchers/schemas';
 import type { OrgSql } from '../../../db/sql';
 import type { AuditActor } from '../../audit';
+import { checkCustomFields } from '../../custom-fields/check';
 import { conflict, invalid, notFound } from '../../errors';
 import { Money, moneyText } from '../../money';
 import { recordMoneyChange } from '../../money/ledger/record';
@@ -60,6 +61,7 @@ RETURNING id`;
  * expired: 409), then the value (400).
  */
 export async function useVoucher(sql: OrgSql, actor: AuditActor, voucherId: string, input: UseVoucherInput, now: Date = new Date()): Promise<{ id: string }> {
+  await checkCustomFields(sql, 'VOUCHERS', input.custom_fields);
   const v = await lockVoucher(sql, voucherId);
   if (!secretMatches(v.id, v.secretHash, input.secret_number)) throw invalid('secret_number', 'The secret number is not this voucher\'s');
   assertNotFinal(v);
@@ -99,6 +101,7 @@ RETURNING id`;
 
 /** POST /vouchers/{id}/cancel: ACTIVATED (expired or not) → CANCELLED. */
 export async function cancelVoucher(sql: OrgSql, actor: AuditActor, voucherId: string, input: CancelVoucherInput, now: Date = new Date()): Promise<{ id: string }> {
+  await checkCustomFields(sql, 'VOUCHERS', input.custom_fields);
   const v = await lockVoucher(sql, voucherId);
   assertNotFinal(v);
   const customFields = mergeCustomFields(v.customFields, input.custom_fields);

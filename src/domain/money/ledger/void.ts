@@ -1,6 +1,8 @@
 // Voiding a wallet transaction (spec 4.1; docs/money.md "Voids"): compensating entries point at
 // what they cancel, the transaction becomes VOID, and the entries themselves never change.
 import type { OrgSql } from '../../../db/sql';
+import { checkCustomFields } from '../../custom-fields/check';
+import type { CustomField } from '../../custom-fields/values';
 import { conflict, notFound } from '../../errors';
 import { newId } from '../../ids';
 import { Money, moneyText } from '../../money';
@@ -33,7 +35,8 @@ export type Entry = {
 
 const VOIDABLE = new Set(['CREDIT', 'DEBIT', 'TOPUP']);
 
-export async function voidTransaction(m: MoneyContext, contactId: string, transactionId: string, customFields?: unknown): Promise<{ id: string }> {
+export async function voidTransaction(m: MoneyContext, contactId: string, transactionId: string, customFields?: readonly CustomField[]): Promise<{ id: string }> {
+  await checkCustomFields(m.sql, 'WALLET_TRANSACTIONS', customFields);
   const found = await findTransaction(m.sql, contactId, transactionId);
   if (!found.walletId) throw conflict('INVALID_STATE_TRANSITION', 'Only wallet transactions can be voided here');
   // Under the wallet's lock a racing void waits, then sees VOID below.
