@@ -1,6 +1,7 @@
 /**
  * The embedded Temporal server: Temporal's gRPC WorkflowService on one port, so the unmodified
- * SDK client and worker run against it as against a Temporal cluster. With `dataDir` every
+ * SDK client and worker run against it as against a Temporal cluster, and optionally Temporal's
+ * HTTP API (what the Temporal Web UI reads) on another, calling the same handlers. With `dataDir` every
  * accepted change is fsynced before it is acknowledged; without it, state lives in memory.
  */
 import * as grpc from '@grpc/grpc-js';
@@ -11,23 +12,29 @@ import type { RunState } from './engine/state';
 import { workflowDeadlines } from './engine/workflow-tasks';
 import { activityDeadlines } from './engine/activities';
 import { recover } from './engine/recovery';
-import { addWorkflowService } from './grpc/service';
+import { addServices, OPERATOR_SERVICE, Services, WORKFLOW_SERVICE } from './grpc/service';
 import { workflowHandlers } from './grpc/workflows';
 import { workerHandlers } from './grpc/worker';
 import { readHandlers } from './grpc/read';
+import { operatorHandlers } from './grpc/operator';
 import { snapshotRecords } from './store/snapshot';
+import { startHttpApi, HttpApi } from './http/server';
 
 export interface TemporalServerOptions {
   host?: string;
   /** 0 = random free port. */
   port?: number;
   dataDir?: string;
+  /** Port of the HTTP API (Temporal's `/api/v1/...` routes, on `host`); unset = no HTTP API, 0 = random. */
+  httpPort?: number;
   logger?: (level: string, msg: string, fields?: object) => void;
 }
 
 export interface TemporalServer {
   /** 'host:port' */
   address: string;
+  /** 'host:port' of the HTTP API, when `httpPort` was given. */
+  httpAddress?: string;
   close(): Promise<void>;
 }
 
@@ -54,29 +61,39 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
     'grpc.max_receive_message_length': 128 * 1024 * 1024,
     'grpc.max_send_message_length': 128 * 1024 * 1024,
   });
-  addWorkflowService(server, { ...workflowHandlers(engine), ...workerHandlers(engine), ...readHandlers(engine) }, log);
+  // One set of handlers, served over gRPC and (optionally) HTTP.
+  const services: Services = {
+    [WORKFLOW_SERVICE]: { ...workflowHandlers(engine), ...workerHandlers(engine), ...readHandlers(engine) },
+    [OPERATOR_SERVICE]: operatorHandlers(engine),
+  };
+  addServices(server, services, log);
   let port: number;
+  let httpApi: HttpApi | undefined;
   try {
     port = await new Promise<number>((resolve, reject) =>
       server.bindAsync(`${host}:${opts.port ?? 7233}`, grpc.ServerCredentials.createInsecure(), (err, p) =>
         err ? reject(err) : resolve(p),
       ),
     );
+    if (opts.httpPort !== undefined) httpApi = await startHttpApi({ host, port: opts.httpPort, services, log });
   } catch (e) {
+    server.forceShutdown();
     await engine.shutdown();
     throw e;
   }
   const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-  log('info', 'temporal server listening', { address, dataDir: opts.dataDir ?? null, runs: loaded.runs.length });
+  log('info', 'temporal server listening', { address, httpAddress: httpApi?.address ?? null, dataDir: opts.dataDir ?? null, runs: loaded.runs.length });
   let closing: Promise<void> | undefined;
   const e = engine;
   return {
     address,
+    httpAddress: httpApi?.address,
     close: () =>
       (closing ??= (async () => {
         // Answer the long polls first so workers see an empty poll rather than a hang.
         clearInterval(purge);
         const shut = e.shutdown();
+        const httpClosed = httpApi?.close();
         await new Promise<void>((resolve) => {
           const t = setTimeout(() => {
             server.forceShutdown();
@@ -87,6 +104,7 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
             resolve();
           });
         });
+        await httpClosed;
         await shut;
         log('info', 'temporal server stopped', { address });
       })()),

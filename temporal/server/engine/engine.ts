@@ -8,6 +8,7 @@ import { Store, LogRecord, RunRecord } from '../store/log';
 import { Namespaces } from '../namespaces';
 import { Matching } from '../tasks/matching';
 import { TimerHeap } from '../tasks/timers';
+import { Pollers } from '../tasks/pollers';
 import { api, decodeEvent, encodeEvent, IHistoryEvent, IPayloads, enums, msDur, num, ts, L } from '../proto';
 import { attrsOf, makeEvent } from '../history/events';
 import { Run, RunState, RunStatus } from './state';
@@ -24,6 +25,7 @@ export { retrySpec, retryPolicyOf, backoff } from './retry';
 export type Logger = (level: string, msg: string, fields?: object) => void;
 type PollWftResponse = api.workflowservice.v1.IPollWorkflowTaskQueueResponse;
 type PollActResponse = api.workflowservice.v1.IPollActivityTaskQueueResponse;
+type WorkerCapabilities = api.common.v1.IWorkerVersionCapabilities;
 
 export interface WfTask {
   key: string;
@@ -53,6 +55,8 @@ export class Engine {
   readonly current = new Map<string, Run>();
   readonly wfMatching = new Matching<WfTask, PollWftResponse>(60_000);
   readonly actMatching = new Matching<ActTask, PollActResponse>(60_000);
+  readonly wfPollers = new Pollers<WorkerCapabilities>();
+  readonly actPollers = new Pollers<WorkerCapabilities>();
   readonly timers = new TimerHeap();
   private closed = false;
   readonly deadlines = new Deadlines(this.timers, () => this.closed);

@@ -1,7 +1,8 @@
 /** Errors that map onto a gRPC status; anything else thrown by a handler becomes INTERNAL. */
 import { status } from '@grpc/grpc-js';
 import { api } from '../proto';
-import type { AlreadyStarted, EngineError, EngineErrorKind } from '../engine/errors';
+import { EngineError, type AlreadyStarted, type EngineErrorKind } from '../engine/errors';
+import type { Logger } from '../engine/engine';
 
 export class ServiceError extends Error {
   constructor(
@@ -30,6 +31,14 @@ const CODES: Record<EngineErrorKind, status> = {
 /** The one place engine errors become gRPC errors. */
 export function fromEngineError(e: EngineError): ServiceError {
   return new ServiceError(CODES[e.kind], e.message, e.alreadyStarted && alreadyStartedDetail(e.alreadyStarted));
+}
+
+/** Whatever a handler threw, as the status both transports answer: unknown failures are INTERNAL. */
+export function toServiceError(e: unknown, method: string, log: Logger): ServiceError {
+  if (e instanceof EngineError) return fromEngineError(e);
+  if (e instanceof ServiceError) return e;
+  log('error', 'handler failed', { method, error: String((e as Error)?.stack ?? e) });
+  return new ServiceError(status.INTERNAL, `internal error: ${(e as Error)?.message ?? String(e)}`);
 }
 
 function alreadyStartedDetail(s: AlreadyStarted): ServiceError['detail'] {

@@ -6,8 +6,9 @@ import { Run } from '../engine/state';
 import { CLOSE_EVENTS } from '../history/events';
 import { invalid } from './errors';
 import { statusEnum } from './workflows';
-import { compileVisibilityQuery, knownSearchAttributes, VisibilityQueryError } from '../visibility/query';
+import { compileVisibilityQuery, knownSearchAttributes, VisibilityQueryError, type CompiledVisibilityQuery } from '../visibility/query';
 import type { SearchAttributeType, VisibilityRecord } from '../visibility/types';
+import { DEFAULT_RATE_PER_SECOND } from '../tasks/pollers';
 
 const PAGE = 1000;
 
@@ -65,7 +66,7 @@ function decodeSearchAttributes(run: Run): Record<string, unknown> {
 }
 
 /** Custom attribute types as declared by the SDK in each payload's `type` metadata. */
-function customTypes(engine: Engine, ns: string): Record<string, SearchAttributeType> {
+export function customTypes(engine: Engine, ns: string): Record<string, SearchAttributeType> {
   const out: Record<string, SearchAttributeType> = {};
   for (const run of engine.runs.values()) {
     if (run.ns !== ns) continue;
@@ -98,26 +99,45 @@ function executionInfo(engine: Engine, run: Run): api.workflow.v1.IWorkflowExecu
   };
 }
 
+/** Attribute types as IndexedValueType numbers (GetSearchAttributes, ListSearchAttributes). */
+export function indexedValueTypes(types: Record<string, SearchAttributeType>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, type] of Object.entries(types)) {
+    const enumName = `INDEXED_VALUE_TYPE_${type.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
+    out[name] = (enums.IndexedValueType as unknown as Record<string, number>)[enumName] ?? 0;
+  }
+  return out;
+}
+
+/** A Keyword value as Temporal encodes it in visibility answers (count groups). */
+function keywordPayload(value: string): api.common.v1.IPayload {
+  return { metadata: { encoding: Buffer.from('json/plain'), type: Buffer.from('Keyword') }, data: Buffer.from(JSON.stringify(value)) };
+}
+
 export function readHandlers(engine: Engine): Record<string, Handler> {
   const nsName = (n: string | null | undefined): string => engine.namespaces.get(n).name;
 
-  const list = (ns: string, query: string): VisibilityRecord[] => {
+  const select = (ns: string, query: string, count = false): { records: VisibilityRecord[]; q: CompiledVisibilityQuery } => {
     let q;
     try {
-      q = compileVisibilityQuery(query ?? '', { customSearchAttributes: customTypes(engine, ns) });
+      q = compileVisibilityQuery(query ?? '', { customSearchAttributes: customTypes(engine, ns), allowGroupBy: count });
     } catch (e) {
       if (e instanceof VisibilityQueryError) throw invalid(`invalid query: ${e.message}`);
       throw e;
     }
-    const out: VisibilityRecord[] = [];
+    const records: VisibilityRecord[] = [];
     for (const run of engine.runs.values()) {
       if (run.ns !== ns) continue;
       const rec = visibilityRecord(run);
-      if (q.matches(rec)) out.push(rec);
+      if (q.matches(rec)) records.push(rec);
     }
+    return { records, q };
+  };
+
+  const list = (ns: string, query: string): VisibilityRecord[] => {
+    const { records, q } = select(ns, query);
     // Temporal's default order: newest first.
-    out.sort(q.compare ?? ((a, b) => b.startTime.getTime() - a.startTime.getTime()));
-    return out;
+    return records.sort(q.compare ?? ((a, b) => b.startTime.getTime() - a.startTime.getTime()));
   };
 
   const listPage = (r: ws.IListWorkflowExecutionsRequest) => {
@@ -228,17 +248,43 @@ export function readHandlers(engine: Engine): Record<string, Handler> {
 
     GetSearchAttributes: def(async () => {
       const known = knownSearchAttributes();
-      const keys: Record<string, number> = {};
-      for (const [name, type] of Object.entries({ ...known.system, ...known.custom })) {
-        const enumName = `INDEXED_VALUE_TYPE_${type.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
-        keys[name] = (enums.IndexedValueType as unknown as Record<string, number>)[enumName] ?? 0;
-      }
-      return { keys };
+      return { keys: indexedValueTypes({ ...known.system, ...known.custom }) };
     }),
 
     CountWorkflowExecutions: def<ws.ICountWorkflowExecutionsRequest>(async (r) => {
+      const { records, q } = select(nsName(r.namespace), r.query ?? '', true);
+      if (!q.groupBy) return { count: L(records.length) };
+      const byStatus = new Map<string, number>();
+      for (const rec of records) byStatus.set(rec.status, (byStatus.get(rec.status) ?? 0) + 1);
+      return {
+        count: L(records.length),
+        groups: [...byStatus]
+          .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+          .map(([status, n]) => ({ groupValues: [keywordPayload(status)], count: L(n) })),
+      };
+    }),
+
+    DescribeTaskQueue: def<ws.IDescribeTaskQueueRequest>(async (r) => {
       const ns = nsName(r.namespace);
-      return { count: L(list(ns, r.query ?? '').length) };
+      if (!r.taskQueue?.name) throw invalid('TaskQueue is not set on request.');
+      const TQ = enums.TaskQueueType;
+      const type = r.taskQueueType || TQ.TASK_QUEUE_TYPE_WORKFLOW;
+      const key = engine.queueKey(ns, r.taskQueue.name);
+      const [pollers, matching] =
+        type === TQ.TASK_QUEUE_TYPE_ACTIVITY
+          ? [engine.actPollers, engine.actMatching]
+          : type === TQ.TASK_QUEUE_TYPE_WORKFLOW
+            ? [engine.wfPollers, engine.wfMatching]
+            : [undefined, undefined];
+      return {
+        pollers: (pollers?.list(key) ?? []).map((p) => ({
+          identity: p.identity,
+          lastAccessTime: ts(p.lastAccessMs),
+          ratePerSecond: p.ratePerSecond,
+          workerVersionCapabilities: p.capabilities,
+        })),
+        taskQueueStatus: r.includeTaskQueueStatus ? { backlogCountHint: L(matching?.backlog(key) ?? 0), ratePerSecond: DEFAULT_RATE_PER_SECOND } : undefined,
+      };
     }),
   };
 }

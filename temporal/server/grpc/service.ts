@@ -1,15 +1,15 @@
 /**
- * Serves temporal.api.workflowservice.v1.WorkflowService over @grpc/grpc-js, using the
- * protobufjs root shipped with @temporalio/proto for (de)serialisation. Requests are decoded
- * inside the handler (not by grpc-js) so that a malformed message answers INVALID_ARGUMENT
- * instead of INTERNAL; every handler error is mapped to a status, so no request can crash us.
+ * Serves Temporal's WorkflowService and OperatorService over @grpc/grpc-js, using the protobufjs
+ * root shipped with @temporalio/proto for (de)serialisation. Requests are decoded inside the
+ * handler (not by grpc-js) so that a malformed message answers INVALID_ARGUMENT instead of
+ * INTERNAL; every handler error is mapped to a status, so no request can crash us. The handler
+ * maps and `invoke` are shared with the HTTP API (http/), which calls the same handlers in-process.
  */
 import * as grpc from '@grpc/grpc-js';
 import root from '@temporalio/proto/protos/root';
-import type { Type, Service } from 'protobufjs';
-import { ServiceError, fromEngineError } from './errors';
+import type { Type, Service, Method } from 'protobufjs';
+import { ServiceError, toServiceError } from './errors';
 import type { Logger } from '../engine/engine';
-import { EngineError } from '../engine/errors';
 import { google } from '../proto';
 
 export interface CallContext {
@@ -21,29 +21,59 @@ export interface CallContext {
 
 export type Handler = (req: unknown, ctx: CallContext) => Promise<object>;
 
+/** Handlers by method name, per fully qualified service name. */
+export type Services = Record<string, Record<string, Handler>>;
+
 /** Wraps a typed handler: the request arrives decoded as the method's message type. */
 export function def<T>(fn: (req: T, ctx: CallContext) => Promise<object>): Handler {
   return fn as Handler;
 }
 
-const SERVICE = 'temporal.api.workflowservice.v1.WorkflowService';
+export const WORKFLOW_SERVICE = 'temporal.api.workflowservice.v1.WorkflowService';
+export const OPERATOR_SERVICE = 'temporal.api.operatorservice.v1.OperatorService';
 
 interface RootLike {
   lookupService(path: string): Service;
   lookupType(path: string): Type;
 }
+export const protoRoot = root as unknown as RootLike;
 
-export function addWorkflowService(server: grpc.Server, handlers: Record<string, Handler>, log: Logger): void {
-  const r = root as unknown as RootLike;
-  const svc = r.lookupService(SERVICE);
+export function requestType(method: Method): Type {
+  return protoRoot.lookupType(method.resolvedRequestType?.fullName ?? method.requestType);
+}
+
+export function responseType(method: Method): Type {
+  return protoRoot.lookupType(method.resolvedResponseType?.fullName ?? method.responseType);
+}
+
+/** Runs a method's handler on a decoded request; every failure arrives as a ServiceError. */
+export async function invoke(handlers: Record<string, Handler>, method: string, req: unknown, ctx: CallContext, log: Logger): Promise<object> {
+  const handler = handlers[method];
+  if (!handler) {
+    log('warn', 'unimplemented call', { method });
+    throw new ServiceError(grpc.status.UNIMPLEMENTED, `${method} is not implemented by the embedded Temporal server`);
+  }
+  try {
+    return await handler(req, ctx);
+  } catch (e) {
+    throw toServiceError(e, method, log);
+  }
+}
+
+export function addServices(server: grpc.Server, services: Services, log: Logger): void {
+  for (const [name, handlers] of Object.entries(services)) addService(server, name, handlers, log);
+}
+
+function addService(server: grpc.Server, name: string, handlers: Record<string, Handler>, log: Logger): void {
+  const svc = protoRoot.lookupService(name);
   const definition: Record<string, grpc.MethodDefinition<Buffer, Buffer>> = {};
   const impl: grpc.UntypedServiceImplementation = {};
   const passthrough = (b: Buffer): Buffer => b;
   for (const method of svc.methodsArray) {
-    const reqType = r.lookupType(method.resolvedRequestType?.fullName ?? method.requestType);
-    const resType = r.lookupType(method.resolvedResponseType?.fullName ?? method.responseType);
+    const reqType = requestType(method);
+    const resType = responseType(method);
     definition[method.name] = {
-      path: `/${SERVICE}/${method.name}`,
+      path: `/${name}/${method.name}`,
       requestStream: false,
       responseStream: false,
       requestSerialize: passthrough,
@@ -51,13 +81,7 @@ export function addWorkflowService(server: grpc.Server, handlers: Record<string,
       responseSerialize: passthrough,
       responseDeserialize: passthrough,
     };
-    const handler = handlers[method.name];
     impl[method.name] = (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
-      if (!handler) {
-        log('warn', 'unimplemented call', { method: method.name });
-        callback({ code: grpc.status.UNIMPLEMENTED, details: `${method.name} is not implemented by the embedded Temporal server` });
-        return;
-      }
       let req: unknown;
       try {
         req = reqType.decode(call.request);
@@ -79,13 +103,7 @@ export function addWorkflowService(server: grpc.Server, handlers: Record<string,
           return Number.isFinite(t) && t > 0 ? t - Date.now() : Infinity;
         },
       };
-      let p: Promise<object>;
-      try {
-        p = handler(req, ctx);
-      } catch (e) {
-        p = Promise.reject(e);
-      }
-      p.then(
+      invoke(handlers, method.name, req, ctx, log).then(
         (res) => {
           if (cancelled) return;
           let buf: Buffer;
@@ -98,9 +116,8 @@ export function addWorkflowService(server: grpc.Server, handlers: Record<string,
           }
           callback(null, buf);
         },
-        (e: unknown) => {
-          if (cancelled) return;
-          callback(toStatus(e, method.name, log));
+        (e: ServiceError) => {
+          if (!cancelled) callback(toStatus(e));
         },
       );
     };
@@ -108,20 +125,15 @@ export function addWorkflowService(server: grpc.Server, handlers: Record<string,
   server.addService(definition as grpc.ServiceDefinition, impl);
 }
 
-function toStatus(e: unknown, method: string, log: Logger): Partial<grpc.StatusObject> {
-  if (e instanceof EngineError) e = fromEngineError(e);
-  if (e instanceof ServiceError) {
-    const metadata = new grpc.Metadata();
-    if (e.detail) {
-      const st = google.rpc.Status.encode({
-        code: e.code,
-        message: e.message,
-        details: [{ type_url: `type.googleapis.com/${e.detail.typeName}`, value: e.detail.value }],
-      }).finish();
-      metadata.set('grpc-status-details-bin', Buffer.from(st));
-    }
-    return { code: e.code, details: e.message, metadata };
+function toStatus(e: ServiceError): Partial<grpc.StatusObject> {
+  const metadata = new grpc.Metadata();
+  if (e.detail) {
+    const st = google.rpc.Status.encode({
+      code: e.code,
+      message: e.message,
+      details: [{ type_url: `type.googleapis.com/${e.detail.typeName}`, value: e.detail.value }],
+    }).finish();
+    metadata.set('grpc-status-details-bin', Buffer.from(st));
   }
-  log('error', 'handler failed', { method, error: String((e as Error)?.stack ?? e) });
-  return { code: grpc.status.INTERNAL, details: `internal error: ${(e as Error)?.message ?? String(e)}` };
+  return { code: e.code, details: e.message, metadata };
 }

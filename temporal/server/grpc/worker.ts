@@ -14,6 +14,7 @@ import {
 import { invalid, notFound } from './errors';
 import { answerQuery } from '../engine/queries';
 import type { ActivityState, Run } from '../engine/state';
+import { DEFAULT_RATE_PER_SECOND } from '../tasks/pollers';
 
 export function workerHandlers(engine: Engine): Record<string, Handler> {
   const nsName = (n: string | null | undefined): string => engine.namespaces.get(n).name;
@@ -42,6 +43,7 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
       const ns = nsName(r.namespace);
       if (!r.taskQueue?.name) throw invalid('TaskQueue is not set on request.');
       const identity = r.identity ?? '';
+      engine.wfPollers.record(engine.queueKey(ns, r.taskQueue.name), { identity, ratePerSecond: DEFAULT_RATE_PER_SECOND, capabilities: r.workerVersionCapabilities ?? undefined });
       const res = await engine.wfMatching.poll(engine.queueKey(ns, r.taskQueue.name), (t) => dispatchWorkflowTask(engine, t, identity), ctx.onCancel);
       return res ?? {};
     }),
@@ -73,6 +75,11 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
       const ns = nsName(r.namespace);
       if (!r.taskQueue?.name) throw invalid('TaskQueue is not set on request.');
       const identity = r.identity ?? '';
+      engine.actPollers.record(engine.queueKey(ns, r.taskQueue.name), {
+        identity,
+        ratePerSecond: r.taskQueueMetadata?.maxTasksPerSecond?.value || DEFAULT_RATE_PER_SECOND,
+        capabilities: r.workerVersionCapabilities ?? undefined,
+      });
       const res = await engine.actMatching.poll(engine.queueKey(ns, r.taskQueue.name), (t) => dispatchActivity(engine, t, identity), ctx.onCancel);
       return res ?? {};
     }),

@@ -53,7 +53,7 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
         encodedFailureAttributes: true,
         upsertMemo: true,
         sdkMetadata: true,
-        countGroupByExecutionStatus: false,
+        countGroupByExecutionStatus: true,
         supportsSchedules: false,
         eagerWorkflowStart: false,
         buildIdBasedVersioning: false,

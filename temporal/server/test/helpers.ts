@@ -39,6 +39,8 @@ export const external = process.env.TEMPORAL_ADDRESS;
 
 export interface Env {
   address: string;
+  /** 'host:port' of the embedded server's HTTP API (setup({ http: true })). */
+  httpAddress?: string;
   client: Client;
   taskQueue: string;
   /** True when the tests run against the embedded server (restart steps are possible). */
@@ -58,16 +60,19 @@ export interface Env {
 /** A server in this process, or in a child process (so a test can SIGKILL it). */
 interface ServerHandle {
   address: string;
+  httpAddress?: string;
   close(): Promise<void>;
 }
 
-export async function setup(opts: { durable?: boolean; startWorker?: boolean; childProcess?: boolean } = {}): Promise<Env> {
+/** `http`: the file tests the embedded server's own HTTP API, so it runs embedded even with TEMPORAL_ADDRESS. */
+export async function setup(opts: { durable?: boolean; startWorker?: boolean; childProcess?: boolean; http?: boolean } = {}): Promise<Env> {
   quietRuntime();
-  const dataDir = opts.durable && !external ? fs.mkdtempSync(path.join(os.tmpdir(), 'tserver-')) : undefined;
+  const remote = opts.http ? undefined : external;
+  const dataDir = opts.durable && !remote ? fs.mkdtempSync(path.join(os.tmpdir(), 'tserver-')) : undefined;
   const launch = (port: number): Promise<ServerHandle> =>
-    opts.childProcess ? spawnServer(port, dataDir!) : startTemporalServer({ port, dataDir, logger: testLogger });
-  let server = external ? undefined : await launch(opts.childProcess ? await freePort() : 0);
-  const address = external ?? server!.address;
+    opts.childProcess ? spawnServer(port, dataDir!) : startTemporalServer({ port, dataDir, logger: testLogger, httpPort: opts.http ? 0 : undefined });
+  let server = remote ? undefined : await launch(opts.childProcess ? await freePort() : 0);
+  const address = remote ?? server!.address;
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace: 'default' });
   const taskQueue = `tq-${randomUUID()}`;
@@ -78,9 +83,10 @@ export async function setup(opts: { durable?: boolean; startWorker?: boolean; ch
 
   const env: Env = {
     address,
+    httpAddress: server?.httpAddress,
     client,
     taskQueue,
-    embedded: !external,
+    embedded: !remote,
     dataDir,
     async restart() {
       if (!server) return;
@@ -150,7 +156,7 @@ async function spawnServer(port: number, dataRoot: string): Promise<ServerHandle
   // `node --import tsx` (not the tsx CLI, which forks) so the SIGKILL hits the server itself.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../main.ts')], {
     cwd: root,
-    env: { ...process.env, TEMPORAL_PORT: String(port), DATA_DIR: dataRoot },
+    env: { ...process.env, TEMPORAL_PORT: String(port), TEMPORAL_HTTP_PORT: 'off', DATA_DIR: dataRoot },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

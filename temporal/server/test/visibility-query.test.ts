@@ -242,6 +242,16 @@ describe('visibility list filter', () => {
     expect(errorOf("WorkflowId = 'x' AND")).toMatch(/position 20/);
   });
 
+  test('GROUP BY ExecutionStatus only in count queries', () => {
+    expect(compileVisibilityQuery('GROUP BY ExecutionStatus', { allowGroupBy: true }).groupBy).toBe('ExecutionStatus');
+    const q = compileVisibilityQuery("WorkflowType = 'OrderWorkflow' GROUP BY ExecutionStatus", { allowGroupBy: true });
+    expect([q.groupBy, q.matches(rec()), q.matches(failed)]).toEqual(['ExecutionStatus', true, false]);
+    expect(() => compileVisibilityQuery('GROUP BY ExecutionStatus')).toThrow(/only supported in count queries/);
+    expect(() => compileVisibilityQuery('GROUP BY WorkflowType', { allowGroupBy: true })).toThrow(/only supported for ExecutionStatus/);
+    expect(() => compileVisibilityQuery('GROUP BY ExecutionStatus ORDER BY StartTime', { allowGroupBy: true })).toThrow(/ORDER BY/);
+    expect(() => compileVisibilityQuery('ORDER BY StartTime GROUP BY ExecutionStatus', { allowGroupBy: true })).toThrow(/misplaced/);
+  });
+
   test('hostile input fails cleanly', () => {
     expect(errorOf('('.repeat(5000) + "WorkflowId = 'x'" + ')'.repeat(5000))).toMatch(/nested/);
     const long = Array.from({ length: 20000 }, (_, i) => `WorkflowId = 'w${i}'`).join(' OR ');

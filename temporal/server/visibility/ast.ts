@@ -28,5 +28,6 @@ export interface OrderItem {
 
 export interface ParsedQuery {
   where?: Expr;
+  groupBy: Column[];
   orderBy: OrderItem[];
 }

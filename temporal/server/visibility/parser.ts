@@ -23,16 +23,26 @@ class Parser {
 
   parseQuery(): ParsedQuery {
     let where: Expr | undefined;
-    if (!this.atEnd() && !this.isWord('ORDER')) where = this.parseOr();
+    if (!this.atEnd() && !this.isWord('ORDER') && !this.isWord('GROUP')) where = this.parseOr();
+    const groupBy = this.isWord('GROUP') ? this.parseGroupBy() : [];
     const orderBy = this.isWord('ORDER') ? this.parseOrderBy() : [];
     const tok = this.peek();
     if (tok.kind !== 'eof') {
-      if (this.isWord('GROUP')) throw new VisibilityQueryError('GROUP BY is not supported');
       if (this.isWord('LIMIT')) throw new VisibilityQueryError('LIMIT is not supported: use the page size');
-      if (this.isWord('ORDER')) throw new VisibilityQueryError(`ORDER BY must come last (position ${tok.pos})`);
-      throw this.unexpected('AND, OR, ORDER BY or the end of the query');
+      for (const word of ['ORDER', 'GROUP']) {
+        if (this.isWord(word)) throw new VisibilityQueryError(`${word} BY is misplaced (position ${tok.pos}): the order is filter, GROUP BY, ORDER BY`);
+      }
+      throw this.unexpected('AND, OR, GROUP BY, ORDER BY or the end of the query');
     }
-    return { where, orderBy };
+    return { where, groupBy, orderBy };
+  }
+
+  private parseGroupBy(): Column[] {
+    this.expectWord('GROUP');
+    this.expectWord('BY');
+    const columns = [this.parseColumn()];
+    while (this.acceptOp(',')) columns.push(this.parseColumn());
+    return columns;
   }
 
   private parseOr(): Expr {

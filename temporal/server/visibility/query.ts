@@ -1,4 +1,4 @@
-import type { Column, Expr, Literal, OrderItem } from './ast';
+import type { Column, Expr, Literal, OrderItem, ParsedQuery } from './ast';
 import { DEFAULT_CUSTOM_SEARCH_ATTRIBUTES, resolveAttribute, type AttributeDef } from './attributes';
 import { VisibilityQueryError } from './errors';
 import { parseQuery } from './parser';
@@ -13,11 +13,15 @@ export interface CompiledVisibilityQuery {
   matches(rec: VisibilityRecord): boolean;
   /** Present only when the query has ORDER BY; unset values sort last in both directions. */
   compare?: (a: VisibilityRecord, b: VisibilityRecord) => number;
+  /** Set by `GROUP BY ExecutionStatus` (count queries only, as in Temporal). */
+  groupBy?: 'ExecutionStatus';
 }
 
 export interface VisibilityQueryOptions {
   /** Registered custom search attributes, added to (and overriding) the development-server defaults. */
   customSearchAttributes?: Readonly<Record<string, SearchAttributeType>>;
+  /** CountWorkflowExecutions accepts `GROUP BY ExecutionStatus`; list queries reject GROUP BY. */
+  allowGroupBy?: boolean;
 }
 
 type Scalar = string | number | boolean;
@@ -39,12 +43,23 @@ export function compileVisibilityQuery(query: string, options: VisibilityQueryOp
     const lookup = (col: Column): Attr => attribute(col, custom);
     const matches = parsed.where ? compileExpr(parsed.where, lookup) : () => true;
     const compare = parsed.orderBy.length ? compileOrder(parsed.orderBy, lookup) : undefined;
+    if (parsed.groupBy.length) return { matches, groupBy: groupBy(parsed, options) };
     return compare ? { matches, compare } : { matches };
   } catch (err) {
     if (err instanceof VisibilityQueryError) throw err;
     // A bug here must still reach the caller as a bad query, not crash the server.
     throw new VisibilityQueryError(`invalid query: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** Temporal groups counts by execution status only, and never lists grouped. */
+function groupBy(parsed: ParsedQuery, options: VisibilityQueryOptions): 'ExecutionStatus' {
+  if (!options.allowGroupBy) throw new VisibilityQueryError('GROUP BY is only supported in count queries');
+  if (parsed.groupBy.length > 1 || parsed.groupBy[0].name !== 'ExecutionStatus') {
+    throw new VisibilityQueryError('GROUP BY is only supported for ExecutionStatus');
+  }
+  if (parsed.orderBy.length) throw new VisibilityQueryError('ORDER BY cannot be combined with GROUP BY');
+  return 'ExecutionStatus';
 }
 
 function attribute(col: Column, custom: Readonly<Record<string, SearchAttributeType>>): Attr {

@@ -312,3 +312,8 @@ export async function longLocalActivity(ms: number): Promise<string> {
   const local = proxyLocalActivities<typeof activities>({ startToCloseTimeout: '30s' });
   return await local.slow(ms);
 }
+
+/** A parent whose child never ends: DescribeWorkflowExecution shows a pending child. */
+export async function parentOfWaitingChild(): Promise<void> {
+  await executeChild(waitForever, { workflowId: workflowInfo().workflowId + '-child' });
+}
