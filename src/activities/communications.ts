@@ -13,7 +13,7 @@ import { escapeHtml } from '../domain/communications/render';
 import { contactSnapshotSql } from '../domain/events/contact-snapshot';
 import { newId } from '../domain/ids';
 import { instrumentHtml, trackingBase, trackingKey } from '../domain/communications/tracking';
-import type { Mailer } from '../mail';
+import type { MailMessage, Mailer } from '../mail';
 import { loadJwtSecret } from '../secrets';
 
 export interface SendCommunicationInput {
@@ -48,7 +48,7 @@ SELECT $6::uuid, $1, 'COMMUNICATION_' || $3, 'communication', m.id,
 FROM m`;
 
 /** A failure retrying cannot cure (a 4xx from the SMS provider, a permanent SMTP refusal). */
-class Permanent extends Error {}
+export class Permanent extends Error {}
 
 /** The stable Message-ID: a retried send is the same message. */
 export const communicationMessageId = (id: string) => `<communication-${id}@backoffice>`;
@@ -172,7 +172,8 @@ export function communicationActivities(deps: SendDeps) {
   };
 }
 
-function smtpTransport(s: SmtpSettings): Transporter {
+/** A pooled transport to an SMTP integration (reports reuse it: src/activities/reports.ts). */
+export function smtpTransport(s: SmtpSettings): Transporter {
   return createTransport({
     host: s.host,
     port: s.port,
@@ -187,10 +188,11 @@ function smtpTransport(s: SmtpSettings): Transporter {
   });
 }
 
-async function sendSmtp(transport: Transporter, s: SmtpSettings, m: { to: string; subject: string; text: string; html: string; messageId: string }): Promise<string> {
+/** Sends from the integration's address; a permanent refusal (5xx) is not retried. */
+export async function sendSmtp(transport: Transporter, s: SmtpSettings, m: Pick<MailMessage, 'to' | 'subject' | 'text' | 'html' | 'attachments'> & { messageId: string }): Promise<string> {
   const from = s.from_name ? { name: s.from_name, address: s.from_address } : s.from_address;
   try {
-    await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html, messageId: m.messageId });
+    await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html, attachments: m.attachments, messageId: m.messageId });
   } catch (err) {
     const code = (err as { responseCode?: number }).responseCode;
     if (code !== undefined && code >= 500) throw new Permanent(`SMTP ${code}: ${(err as Error).message}`);

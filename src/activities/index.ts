@@ -11,6 +11,7 @@ import { automationActivities } from './automations';
 import { planActivities } from './communication-plans';
 import { communicationActivities } from './communications';
 import { ledgerActivities, topupActivities } from './ledger';
+import { reportActivities } from './reports';
 import { terminationActivities } from './termination';
 import { webhookActivities } from './webhooks';
 
@@ -32,6 +33,7 @@ export function createActivities(deps: ActivityDeps) {
     ...planActivities(deps.db),
     ...webhookActivities(deps),
     ...automationActivities(deps),
+    ...reportActivities(deps),
     /** Health/smoke check: proves a worker is polling and activities run. */
     async ping(name: string): Promise<string> {
       return `pong: ${name}`;

@@ -152,7 +152,8 @@ function errorResponses(): Json {
 
 function operation(def: RouteDef, schemas: SchemaNames): Json {
   const authed = def.auth !== 'none';
-  const hasBody = def.body !== undefined && (def.method === 'post' || def.method === 'put');
+  // A GET with a body schema (the report preview, spec 4.9) documents its body too.
+  const hasBody = def.body !== undefined;
   const parameters = [...pathParameters(def), ...queryParameters(def)];
   if (authed && def.method === 'post') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
 

@@ -23,6 +23,7 @@ import { identityRoutes } from './identity/routes';
 import { networkRoutes } from './network/routes';
 import { productRoutes } from './products/routes';
 import { referenceRoutes } from './reference/routes';
+import { reportRoutes } from './reports/routes';
 import type { RouteDef } from './route';
 import { settingsRoutes } from './settings/routes';
 import { spendConditionRoutes } from './spend-conditions/routes';
@@ -62,5 +63,6 @@ export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDe
     ...automationRoutes(),
     ...recordRoutes(deps),
     ...activityRoutes(),
+    ...reportRoutes(deps),
   ];
 }

@@ -9,7 +9,9 @@ import { writeOutboxFile } from './outbox';
 
 export interface MailAttachment {
   filename: string;
-  content: string | Buffer;
+  /** The attachment itself, or `path`: a file nodemailer streams (a report too large to hold). */
+  content?: string | Buffer;
+  path?: string;
   contentType?: string;
 }
 

@@ -12,6 +12,7 @@ import { sleep } from '@temporalio/workflow';
 
 export * from './automations';
 export * from './webhooks';
+export * from './reports';
 
 const { ping } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',

@@ -99,7 +99,7 @@ export async function createCommunication(tx: Tx, actor: AuditActor, input: Comm
 }
 
 /** The given integration (of the channel), else the organisation's oldest of the channel; null: the SYSTEM mailer (EMAIL) or nothing to send through (INAPP). */
-async function pickIntegration(tx: Tx, organisationId: string, channel: Channel, id: string | undefined): Promise<Integration | null> {
+export async function pickIntegration(tx: Tx, organisationId: string, channel: Channel, id: string | undefined): Promise<Integration | null> {
   if (id) {
     const given = await tx.integration.findFirst({ where: { organisationId, id } });
     if (!given) throw notFound('Integration', 'integration_id');
