@@ -66,7 +66,11 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
       const activity = Context.current();
       const db = scopedClient(deps.db, input.organisationId);
       const run = await markRunning(db, input.runId);
-      if (!run) return 'ALREADY_DONE';
+      if (!run) {
+        // A crash between marking SENT and deleting the file leaves it behind: the repeat removes it.
+        await Promise.all(['CSV', 'PDF'].map((format) => rm(reportFile(deps.config, input.runId, format), { force: true })));
+        return 'ALREADY_DONE';
+      }
       const sql = txSql(db, input.organisationId);
       const file = reportFile(deps.config, run.id, run.format);
       let beat: NodeJS.Timeout | undefined;
