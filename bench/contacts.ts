@@ -10,8 +10,9 @@
  * 5. Prints the peak RSS of each server per scenario and of every child process.
  *
  * Knobs: BENCH_CONNECTIONS (50), BENCH_SECONDS (12), BENCH_WARMUP (2), BENCH_CONTACTS (100000),
- * BENCH_ONLY (comma list of: ceiling,health,baseline,peer,get,search,create,purchase,plan,automation), BENCH_BUYERS (500),
- * BENCH_AUTOMATION_CONTACTS (2000), BENCH_AUTOMATION_CLIENTS (20),
+ * BENCH_ONLY (comma list of: ceiling,health,baseline,peer,get,search,create,purchase,plan,automation,reports,analytics), BENCH_BUYERS (500),
+ * BENCH_ANALYTICS_PURCHASES (1000000), BENCH_ANALYTICS_CONTACTS (20000), BENCH_ANALYTICS_CONNECTIONS (1,4),
+ * BENCH_AUTOMATION_CONTACTS (2000), BENCH_AUTOMATION_CLIENTS (20), BENCH_REPORT_ROWS (100000),
  * BENCH_PLAN_CONTACTS (10000), BENCH_PLAN_LEAD_SECONDS (8), BENCH_PLAN_TIMEOUT_SECONDS (600), DATABASE_POOL_SIZE (50 on
  * PostgreSQL, 20 embedded), BENCH_PEER_POOL (the peer's pool: DATABASE_POOL_SIZE on PostgreSQL, 4
  * embedded), BENCH_API_ONLY=1 (the Temporal server in a child of its own, the service with
@@ -28,7 +29,9 @@ import { startChild, startLineChild, type Child, type PlainChild } from './child
 import { runLoad, type LoadResult, type LoadSpec } from './load';
 import { pick, rng, seedContacts } from './seed';
 import { printAutomation, runAutomationScenario, type AutomationResult } from './automation';
+import { analyticsSpecs, printAnalytics, seedAnalytics, type AnalyticsSeed } from './analytics';
 import { printPlan, runPlanScenario, type PlanResult } from './plan';
+import { printReports, runReportScenario, type ReportResult } from './reports';
 import { purchaseBody, seedBuyers } from './purchases';
 import { AIMS, printComparison, printProcesses, printTable, type ProcessMemory } from './report';
 import { procStatusBytes, RssSampler, type MemoryStats } from './rss';
@@ -47,6 +50,10 @@ const PLAN_LEAD_SECONDS = Number(env.BENCH_PLAN_LEAD_SECONDS ?? 8);
 const PLAN_TIMEOUT_SECONDS = Number(env.BENCH_PLAN_TIMEOUT_SECONDS ?? 600);
 const AUTOMATION_CONTACTS = Number(env.BENCH_AUTOMATION_CONTACTS ?? 2000);
 const AUTOMATION_CLIENTS = Number(env.BENCH_AUTOMATION_CLIENTS ?? 20);
+const ANALYTICS_PURCHASES = Number(env.BENCH_ANALYTICS_PURCHASES ?? 1_000_000);
+const ANALYTICS_CONTACTS = Number(env.BENCH_ANALYTICS_CONTACTS ?? 20_000);
+const ANALYTICS_CONNECTIONS = (env.BENCH_ANALYTICS_CONNECTIONS ?? '1,4').split(',').map(Number);
+const REPORT_ROWS = Number(env.BENCH_REPORT_ROWS ?? 100_000);
 const POOL = env.DATABASE_POOL_SIZE ?? (POSTGRES ? '50' : '20');
 /**
  * The peer's own pool. On PostgreSQL the service's pool size (max_connections must then allow
@@ -65,6 +72,10 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 let planResult: PlanResult | undefined;
 /** Set when the automation scenario ran. */
 let automationResult: AutomationResult | undefined;
+/** Set when the analytics scenario ran. */
+let analytics: { seed: AnalyticsSeed; results: LoadResult[] } | undefined;
+/** Set when the report scenario ran. */
+let reportResult: ReportResult | undefined;
 /** Set when both the peer and the service's GET /contacts/{id} ran. */
 let comparison: { peer: LoadResult; service: LoadResult } | undefined;
 /** Other processes on the machine skew every figure: each run records how busy it was. */
@@ -149,7 +160,7 @@ function serviceEnv(dataDir: string, temporalAddress?: string): NodeJS.ProcessEn
 
 /** BENCH_API_ONLY=1: `npm run temporal` (temporal/server/main.ts) alone, on a free port, its RSS sampled from /proc. */
 async function startTemporalChild(dataDir: string): Promise<{ child: PlainChild; rss: RssSampler }> {
-  const child = await startLineChild('temporal/server/main.ts', { PATH: env.PATH, HOME: env.HOME, DATA_DIR: dataDir, TEMPORAL_PORT: '0', TEMPORAL_HOST: '127.0.0.1' }, 'TEMPORAL_READY');
+  const child = await startLineChild('temporal/server/main.ts', { PATH: env.PATH, HOME: env.HOME, DATA_DIR: dataDir, TEMPORAL_PORT: '0', TEMPORAL_HOST: '127.0.0.1', TEMPORAL_UI_PORT: 'off' }, 'TEMPORAL_READY');
   return { child, rss: new RssSampler(() => procStatusBytes(child.process.pid, 'VmRSS')) };
 }
 
@@ -332,6 +343,19 @@ async function main() {
         }
       }
     }
+    if (wanted('reports') && !temporal) {
+      log(`Reports: one CSV report of ${REPORT_ROWS} purchases, mailed to an SMTP sink (load average ${loadAverage()})`);
+      const s = service;
+      reportResult = await runReportScenario({ base, databaseUrl: service.ready.databaseUrl, rows: REPORT_ROWS, timeoutSeconds: 600, stats: () => s.ask<Stats>({ cmd: 'stats' }), log });
+    }
+    if (wanted('analytics')) {
+      const t = await tenant(service.ready.databaseUrl);
+      log(`Analytics: seeding ${ANALYTICS_PURCHASES} purchases over a year (load average ${loadAverage()})`);
+      const seed = await seedAnalytics(service.ready.databaseUrl, t.organisationId, ANALYTICS_PURCHASES, ANALYTICS_CONTACTS, log);
+      analytics = { seed, results: [] };
+      for (const spec of analyticsSpecs(base, t.key, seed, ANALYTICS_CONNECTIONS, SECONDS)) analytics.results.push(await measure(spec, service, { service: true }));
+      results.push(...analytics.results);
+    }
     await retire(`service (${temporal ? 'API only' : 'API + Temporal server + worker'})`, service);
     if (temporal) {
       const t = temporal.rss.report();
@@ -367,6 +391,18 @@ function report(results: LoadResult[], ceilingRps: number | undefined, seedLine:
     log(`Automations, a webhook per registration (${POSTGRES ? 'PostgreSQL' : 'embedded shape'}; the service with its embedded Temporal server and worker):`);
     log('');
     printAutomation(automationResult, AUTOMATION_CLIENTS, log);
+  }
+  if (reportResult) {
+    log('');
+    log(`Reports, one CSV run (${POSTGRES ? 'PostgreSQL' : 'embedded database'}; the service with its embedded Temporal server and worker):`);
+    log('');
+    printReports(reportResult, log);
+  }
+  if (analytics) {
+    log('');
+    log(`Analytics (${POSTGRES ? 'PostgreSQL' : 'embedded database: the aim is for PostgreSQL'}):`);
+    log('');
+    printAnalytics(analytics.results, analytics.seed, log);
   }
   if (comparison) {
     log('');

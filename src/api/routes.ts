@@ -1,6 +1,7 @@
 import type { AppDeps } from './app';
 import { accountRoutes } from './accounts/routes';
 import { analysisRoutes } from './analysis/routes';
+import { analyticsRoutes } from './analytics/routes';
 import { automationRoutes } from './automations/routes';
 import { recordRoutes } from './automations/records-routes';
 import { activityRoutes } from './activities/routes';
@@ -64,5 +65,6 @@ export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDe
     ...recordRoutes(deps),
     ...activityRoutes(),
     ...reportRoutes(deps),
+    ...analyticsRoutes(),
   ];
 }

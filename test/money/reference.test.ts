@@ -27,6 +27,7 @@ describe('settings', () => {
       credit_limit_max: null,
       default_wallet_minimum_balance: 0,
       limit_rules: [],
+      time_zone: 'UTC',
       updated_on: null,
     });
   });
@@ -57,6 +58,7 @@ describe('settings', () => {
         { period: 'DAILY', transaction_type: 'DEBIT', minimum_amount: 0.01, maximum_amount: 500 },
         { period: 'ANNUAL', transaction_type: 'TRANSFER', minimum_amount: null, maximum_amount: 10000 },
       ],
+      time_zone: 'UTC',
     };
     expect(res.body).toMatchObject(expected);
     expect(typeof res.body.updated_on).toBe('number');

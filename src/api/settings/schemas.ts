@@ -1,6 +1,7 @@
 // GET|PUT /settings (API-CONVENTIONS "Organisations and reference data"): the organisation's
 // money settings. The limit rule schema is shared with the wallets, which take the same rules.
 import { z } from 'zod';
+import { timeZoneName } from '../../domain/analytics/time-zone';
 import { Money } from '../../domain/money';
 import { zAmount, zBool, zCurrency } from '../validation';
 
@@ -57,6 +58,19 @@ const alternativeCode = z
   .regex(/^[A-Za-z0-9_]{1,10}$/, 'must be 1-10 letters, digits or _')
   .transform((v) => v.toUpperCase());
 
+/** An IANA time zone name (Europe/Berlin, UTC), as Intl knows it; docs/analytics.md "Time zone". */
+const zTimeZone = z
+  .string()
+  .max(64)
+  .transform((v, ctx) => {
+    const zone = timeZoneName(v);
+    if (zone === null) {
+      ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone name such as Europe/Berlin or UTC' });
+      return z.NEVER;
+    }
+    return zone;
+  });
+
 /** Partial: only the fields given change; null clears a nullable one. */
 export const settingsBody = z.strictObject({
   system_currency_code: zCurrency.optional(),
@@ -67,6 +81,7 @@ export const settingsBody = z.strictObject({
   default_wallet_minimum_balance: zAmount.optional().meta({ description: 'Minimum balance of a wallet that sets none.' }),
   limit_rules: limitRules.optional().meta({ description: 'Global limit rules: apply to wallets without rules of their own. Replaces the list.' }),
   allow_private_webhook_endpoints: zBool.optional().meta({ description: 'Webhooks may target http:// URLs and private, loopback or link-local addresses (default false; docs/webhooks.md).' }),
+  time_zone: zTimeZone.optional().meta({ description: 'IANA time zone of the hours, days, weeks and months of analytics (default UTC; docs/analytics.md).' }),
 });
 
 export const limitRuleOut = z.object({
@@ -85,5 +100,6 @@ export const settingsResponse = z.object({
   default_wallet_minimum_balance: z.number(),
   limit_rules: z.array(limitRuleOut),
   allow_private_webhook_endpoints: z.boolean(),
+  time_zone: z.string(),
   updated_on: z.number().int().nullable().meta({ description: 'Null while the organisation uses the defaults.' }),
 });

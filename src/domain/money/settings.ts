@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { settingsBody } from '../../api/settings/schemas';
 import type { OrganisationSetting, Tx } from '../../db/client';
 import { txSql, type OrgSql } from '../../db/sql';
+import { checkTimeZoneKnown } from '../analytics/time-zone';
 import { audit, type AuditActor } from '../audit';
 import { invalid } from '../errors';
 import { lockOrganisation } from '../locks';
@@ -26,6 +27,8 @@ export interface Settings {
   limitRules: LimitRule[];
   /** Webhooks may target http:// and private addresses (docs/webhooks.md "Endpoint safety"). */
   allowPrivateWebhookEndpoints: boolean;
+  /** IANA zone of the analytics' hours, days, weeks and months (docs/analytics.md). */
+  timeZone: string;
   /** Null while the organisation has never set anything (all defaults). */
   updatedAt: Date | null;
 }
@@ -39,6 +42,7 @@ export const SETTINGS_DEFAULTS: Settings = {
   defaultWalletMinimumBalance: new Money(0),
   limitRules: [],
   allowPrivateWebhookEndpoints: false,
+  timeZone: 'UTC',
   updatedAt: null,
 };
 
@@ -54,6 +58,7 @@ export async function updateSettings(tx: Tx, actor: AuditActor, patch: SettingsP
   await lockOrganisation(tx, organisationId, 'settings');
   const next = merge(await getSettings(tx, organisationId), patch);
   check(next);
+  if (patch.time_zone !== undefined) await checkTimeZoneKnown(txSql(tx, organisationId), patch.time_zone);
   const data = {
     systemCurrencyCode: next.systemCurrencyCode,
     alternativeCurrencyCode: next.alternativeCurrencyCode,
@@ -63,6 +68,7 @@ export async function updateSettings(tx: Tx, actor: AuditActor, patch: SettingsP
     defaultWalletMinimumBalance: next.defaultWalletMinimumBalance,
     limitRules: limitRulesToJson(next.limitRules),
     allowPrivateWebhookEndpoints: next.allowPrivateWebhookEndpoints,
+    timeZone: next.timeZone,
   };
   const row = await tx.organisationSetting.upsert({ where: { organisationId }, create: { organisationId, ...data }, update: data });
   await audit(tx, actor, { action: 'UPDATE', entityType: 'organisation_settings', entityId: organisationId, changes: { fields: Object.keys(patch) } });
@@ -83,6 +89,7 @@ function merge(current: Settings, patch: SettingsPatch): Settings {
     defaultWalletMinimumBalance: pick(patch.default_wallet_minimum_balance, current.defaultWalletMinimumBalance),
     limitRules: patch.limit_rules ? limitRulesFromInput(patch.limit_rules) : current.limitRules,
     allowPrivateWebhookEndpoints: pick(patch.allow_private_webhook_endpoints, current.allowPrivateWebhookEndpoints),
+    timeZone: pick(patch.time_zone, current.timeZone),
     updatedAt: current.updatedAt,
   };
 }
@@ -112,6 +119,7 @@ function fromRow(row: OrganisationSetting): Settings {
     defaultWalletMinimumBalance: row.defaultWalletMinimumBalance,
     limitRules: limitRulesFromJson(row.limitRules),
     allowPrivateWebhookEndpoints: row.allowPrivateWebhookEndpoints,
+    timeZone: row.timeZone,
     updatedAt: row.updatedAt,
   };
 }
@@ -119,7 +127,7 @@ function fromRow(row: OrganisationSetting): Settings {
 export const SETTINGS_ROW = `SELECT system_currency_code AS "systemCurrencyCode", alternative_currency_code AS "alternativeCurrencyCode",
   alternative_currency_rate::text AS "alternativeCurrencyRate", credit_limit_min::text AS "creditLimitMin", credit_limit_max::text AS "creditLimitMax",
   default_wallet_minimum_balance::text AS "defaultWalletMinimumBalance", limit_rules AS "limitRules",
-  allow_private_webhook_endpoints AS "allowPrivateWebhookEndpoints", updated_at AS "updatedAt"
+  allow_private_webhook_endpoints AS "allowPrivateWebhookEndpoints", time_zone AS "timeZone", updated_at AS "updatedAt"
 FROM organisation_settings WHERE organisation_id = $1`;
 
 /** The settings on ctx.sql (the ledger's own transactions hold no Prisma client). */
@@ -143,6 +151,7 @@ export function settingsOf(row: SettingsRow | null | undefined): Settings {
     defaultWalletMinimumBalance: new Money(row.defaultWalletMinimumBalance!),
     limitRules: limitRulesFromJson(row.limitRules),
     allowPrivateWebhookEndpoints: row.allowPrivateWebhookEndpoints === true,
+    timeZone: row.timeZone!,
     updatedAt: row.updatedAt === null ? null : new Date(row.updatedAt),
   };
 }
