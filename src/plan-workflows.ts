@@ -6,6 +6,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { PlanState } from './domain/communications/plans';
 import type { Logger } from './log';
+import { searchAttributes } from './search-attributes';
 
 export const planWorkflowId = (planId: string) => `communication-plan:${planId}`;
 
@@ -15,6 +16,7 @@ export async function notifyPlanWorkflow(client: Client, taskQueue: string, orga
   if (state === 'POSTED') {
     await client.workflow.signalWithStart('communicationPlanWorkflow', {
       workflowId, taskQueue, args: [{ organisationId, planId }], signal: 'planChanged', signalArgs: [],
+      typedSearchAttributes: searchAttributes({ organisationId, entityType: 'COMMUNICATION_PLANS', entityId: planId }),
     });
     return;
   }

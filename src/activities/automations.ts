@@ -17,6 +17,7 @@ import { performAction, type ActionOutcome, type RunContext } from '../domain/au
 import { AppError } from '../domain/errors';
 import { communicationWorkflowId } from '../domain/communications/communications';
 import { automationRunWorkflowId } from '../outbox-dispatcher';
+import { searchAttributes } from '../search-attributes';
 import { startWebhookDelivery } from '../webhook-workflows';
 
 export interface AutomationEvent {
@@ -140,6 +141,8 @@ export function automationActivities(deps: ActivityDeps) {
       try {
         await client.workflow.start('communicationSendWorkflow', {
           workflowId: communicationWorkflowId(communicationId), taskQueue: deps.config.TEMPORAL_TASK_QUEUE, args: [{ organisationId: ctx.organisationId, communicationId }],
+          // Found with its run, like the run's webhook deliveries.
+          typedSearchAttributes: searchAttributes({ organisationId: ctx.organisationId, automationId: ctx.automation.id, entityType: ctx.entity.type, entityId: ctx.entity.id }),
         });
       } catch (err) {
         if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

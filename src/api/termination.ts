@@ -7,6 +7,7 @@ import type { TerminationInput } from '../activities/termination';
 import { AppError } from '../domain/errors';
 import { ERROR_CODES, type ErrorCode } from '../domain/error-codes';
 import { planTermination } from '../domain/money/termination';
+import { searchAttributes } from '../search-attributes';
 import { z } from 'zod';
 import { actorOf } from '../domain/audit';
 import { moveAccount } from '../domain/accounts/life-cycle';
@@ -29,7 +30,10 @@ export async function terminateAccount(client: Client, ctx: RequestContext, acco
   const workflowId = terminationWorkflowId(accountId);
   let handle;
   try {
-    handle = await client.workflow.start('accountTerminationWorkflow', { workflowId, taskQueue: ctx.config.TEMPORAL_TASK_QUEUE, args: [input] });
+    handle = await client.workflow.start('accountTerminationWorkflow', {
+      workflowId, taskQueue: ctx.config.TEMPORAL_TASK_QUEUE, args: [input],
+      typedSearchAttributes: searchAttributes({ organisationId: ctx.organisationId, entityType: 'ACCOUNTS', entityId: accountId }),
+    });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     handle = client.workflow.getHandle(workflowId);

@@ -2,6 +2,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { actorOf } from '../../domain/audit';
+import { searchAttributes } from '../../search-attributes';
 import { archiveCommunication, communicationWorkflowId, createCommunication, getCommunication, listCommunications } from '../../domain/communications/communications';
 import type { AppDeps } from '../app';
 import { COMMUNICATIONS_TAG as TAG, communicationsRead, communicationsWrite } from '../integrations/routes';
@@ -31,6 +32,7 @@ export function communicationRoutes(deps: AppDeps): RouteDef[] {
         try {
           await deps.workflows.workflow.start('communicationSendWorkflow', {
             workflowId: communicationWorkflowId(id), taskQueue: ctx.config.TEMPORAL_TASK_QUEUE, args: [{ organisationId: ctx.organisationId, communicationId: id }],
+            typedSearchAttributes: searchAttributes({ organisationId: ctx.organisationId, entityType: 'COMMUNICATIONS', entityId: id }),
           });
         } catch (err) {
           if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -95,7 +95,7 @@ export function reportRoutes(deps: AppDeps): RouteDef[] {
         try {
           await deps.workflows.workflow.start('reportRunWorkflow', {
             workflowId: reportRunWorkflowId(run.id), taskQueue: ctx.config.TEMPORAL_TASK_QUEUE, args: [{ organisationId: ctx.organisationId, runId: run.id }],
-            typedSearchAttributes: searchAttributes({ organisationId: ctx.organisationId, entityType: 'REPORT', entityId: run.id }),
+            typedSearchAttributes: searchAttributes({ organisationId: ctx.organisationId, entityType: 'REPORT_RUNS', entityId: run.id }),
           });
         } catch (err) {
           if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

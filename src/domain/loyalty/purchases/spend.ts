@@ -80,7 +80,7 @@ export async function spendFromWallet(m: MoneyContext, s: SpendInput): Promise<{
   );
   if (automatic?.nextVisitOf) await m.sql.rows(NEXT_VISIT_DONE, [buyer.accountId, automatic.nextVisitOf]);
   const topup = autoTopupOf(wallet.autoTopup);
-  if (topup && m.startTopup && wallet.balance.lt(topup.threshold)) await m.startTopup(transactionId, wallet.currencyCode);
+  if (topup && m.startTopup && wallet.balance.lt(topup.threshold)) await m.startTopup(transactionId, wallet.currencyCode, wallet.id);
   return { transactionId, amount };
 }
 

@@ -34,7 +34,7 @@ export interface MoneyContext {
    * Starts the top-up workflow of a debit (topup.ts), before the debit commits: a crash after
    * the commit cannot lose it, and a debit that rolls back tops up nothing.
    */
-  startTopup?: (causeId: string, currencyCode: string) => Promise<void>;
+  startTopup?: (causeId: string, currencyCode: string, walletId: string) => Promise<void>;
 }
 
 const SPEND_CONDITION = 'SELECT 1 AS found FROM spend_conditions WHERE organisation_id = $1 AND id = $2::uuid';
@@ -77,7 +77,7 @@ export async function postJournal(m: MoneyContext, input: JournalInput, now = ne
       { ...base, classification: 'DEBIT' },
     );
     const topup = autoTopupOf(wallet.autoTopup);
-    if (topup && m.startTopup && wallet.balance.lt(topup.threshold)) await m.startTopup(id, wallet.currencyCode);
+    if (topup && m.startTopup && wallet.balance.lt(topup.threshold)) await m.startTopup(id, wallet.currencyCode, wallet.id);
   }
   await recordMoneyChange(
     m.sql, m.actor,
