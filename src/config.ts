@@ -15,6 +15,18 @@ export const configSchema = z.object({
   TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').optional(),
   /** Port of the embedded Temporal server (when TEMPORAL_ADDRESS is unset); 0 picks a free one. */
   TEMPORAL_EMBEDDED_PORT: z.coerce.number().int().min(0).max(65535).default(7233),
+  /**
+   * The Temporal Web UI of the embedded server (temporal/ui-server.ts; not with TEMPORAL_ADDRESS):
+   * a port, 0 for a free one, or `off`. 8233 is the port of Temporal's development server UI.
+   */
+  TEMPORAL_UI_PORT: z
+    .string()
+    .regex(/^(off|\d{1,5})$/, 'must be a port or off')
+    .default('8233')
+    .transform((v) => (v === 'off' ? undefined : Number(v)))
+    .refine((v) => v === undefined || v <= 65535, 'must be a port or off'),
+  /** Where the UI listens: loopback by default, as it has no login. */
+  TEMPORAL_UI_HOST: z.string().min(1).default('127.0.0.1'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('backoffice'),
   RUN_WORKER: bool.default(true),

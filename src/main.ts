@@ -1,5 +1,7 @@
-import { loadConfigOrExit } from './config';
-import { createLogger } from './log';
+import path from 'node:path';
+import { startTemporalUi, type TemporalUi } from '../temporal/ui-server';
+import { loadConfigOrExit, type Config } from './config';
+import { createLogger, type Logger } from './log';
 import { startService } from './service';
 
 /** `npm start`: the service on the embedded default, or on whatever the environment names. */
@@ -8,13 +10,15 @@ async function main() {
   const log = createLogger(config.LOG_LEVEL);
   const service = await startService(config, log);
   process.stdout.write(`Back-office API listening on ${service.url}\nTemporal frontend at ${service.temporalAddress}\n`);
+  const ui = service.temporalHttpAddress ? await startUi(config, log, service.temporalHttpAddress) : undefined;
+  if (ui) process.stdout.write(`Temporal UI: ${ui.url}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
-    service.close().then(
+    Promise.all([ui?.close(), service.close()]).then(
       () => process.exit(0),
       (err) => {
         log.error({ err }, 'shutdown failed');
@@ -24,6 +28,26 @@ async function main() {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * The Temporal UI of the embedded server, once the service is ready: its first build (about two
+ * minutes, in the background) must not delay the API. An operator's convenience: when its port is
+ * taken the service runs without it.
+ */
+async function startUi(config: Config, log: Logger, apiAddress: string): Promise<TemporalUi | undefined> {
+  try {
+    return await startTemporalUi({
+      host: config.TEMPORAL_UI_HOST,
+      port: config.TEMPORAL_UI_PORT!,
+      apiAddress,
+      cacheDir: path.join(config.dataDir, 'temporal-ui'),
+      log: (level, msg, fields) => log[level]({ ...fields }, msg),
+    });
+  } catch (err) {
+    log.warn({ err }, 'the Temporal UI could not start; the service runs without it');
+    return undefined;
+  }
 }
 
 main().catch((err) => {

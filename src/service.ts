@@ -19,6 +19,8 @@ export interface RunningService {
   url: string;
   databaseUrl: string;
   temporalAddress: string;
+  /** The embedded Temporal server's HTTP API, for the Temporal UI (src/main.ts). */
+  temporalHttpAddress?: string;
   credentials: BootstrapCredentials | null;
   close(): Promise<void>;
 }
@@ -90,7 +92,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const port = (server.listener.address() as AddressInfo).port;
     const url = `https://localhost:${port}/backoffice/v1`;
     log.info({ url, certificate: tls.source, temporal: running.address }, 'listening');
-    return { url, databaseUrl, temporalAddress: running.address, credentials, close };
+    return { url, databaseUrl, temporalAddress: running.address, temporalHttpAddress: running.httpAddress, credentials, close };
   } catch (err) {
     if (!temporal) await (await temporalStarting.catch(() => undefined))?.close();
     await close();

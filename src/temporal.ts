@@ -12,6 +12,8 @@ import { startWorker } from './worker';
 
 export interface TemporalHandle {
   address: string;
+  /** 'host:port' of the embedded server's HTTP API: there when the Temporal UI is on (TEMPORAL_UI_PORT). */
+  httpAddress?: string;
   connection: Connection;
   /** The workflow client of the configured namespace: the API starts workflows with it. */
   client: Client;
@@ -35,17 +37,21 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
   bundling?.catch(() => undefined);
   const closers: Array<() => Promise<void>> = [];
   let address: string;
+  let httpAddress: string | undefined;
   if (config.TEMPORAL_ADDRESS) {
     address = config.TEMPORAL_ADDRESS;
   } else {
     const server = await startTemporalServer({
       host: '127.0.0.1',
       port: config.TEMPORAL_EMBEDDED_PORT,
+      // Only the UI reads it (same origin, through the UI server): any free loopback port.
+      httpPort: config.TEMPORAL_UI_PORT === undefined ? undefined : 0,
       dataDir: path.join(config.dataDir, 'temporal'),
       logger: (level: string, msg: string, fields?: object) => log[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug']({ ...fields }, msg),
     });
     closers.push(() => server.close());
     address = server.address;
+    httpAddress = server.httpAddress;
     log.info({ address }, 'embedded Temporal server started');
   }
   const connection = await Connection.connect({ address });
@@ -55,6 +61,7 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
   const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
   return {
     address,
+    httpAddress,
     connection,
     client,
     async startWorker(db) {

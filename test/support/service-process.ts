@@ -20,6 +20,8 @@ export function serviceEnv(dataDir: string, extra: Record<string, string> = {}):
     PORT: '0',
     HOST: '127.0.0.1',
     TEMPORAL_EMBEDDED_PORT: '0',
+    // The Temporal UI (and its first build) is for operators; e2e/temporal-ui.e2e.ts tests it.
+    TEMPORAL_UI_PORT: 'off',
     RESPONSE_VALIDATION: 'true',
     LOG_LEVEL: 'warn',
     WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,1s', WEBHOOK_TIMEOUT_MS: '2000',

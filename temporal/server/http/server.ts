@@ -207,7 +207,7 @@ function cors(req: http.IncomingMessage, res: http.ServerResponse): boolean {
 }
 
 /** Like Temporal's allowed-hosts check: loopback names, the bound host, anything on a wildcard bind. */
-function hostAllowed(header: string | undefined, bound: string): boolean {
+export function hostAllowed(header: string | undefined, bound: string): boolean {
   if (!header || WILDCARD.has(bound)) return true;
   const name = header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.replace(/:\d+$/, '');
   return LOOPBACK.has(name) || name === bound || name === `[${bound}]`;

@@ -1,0 +1,161 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import type { Browser, Page } from 'playwright-core';
+import { startTemporalServer, type TemporalServer } from '../temporal/server';
+import { startTemporalUi, type TemporalUi } from '../temporal/ui-server';
+import { searchAttributes } from '../src/search-attributes';
+import { launchChromium } from './browser';
+
+/**
+ * The Temporal Web UI (temporal/ui, served by temporal/ui-server.ts) in headless Chromium against
+ * an embedded Temporal server with a worker: an operator finds, filters, reads and terminates
+ * workflows. The first run builds the UI (cached in .data/temporal-ui, like `npm start`'s).
+ */
+const ROOT = path.resolve(__dirname, '..');
+const ARTIFACTS = path.join(__dirname, 'artifacts');
+const TASK_QUEUE = 'e2e-ui';
+const BUILD_TIMEOUT_MS = 20 * 60_000;
+/**
+ * Calls the server does not answer yet (docs/temporal-ui.md "What the server cannot answer yet"):
+ * describe has no `rootExecution`, so the Relationships tab asks for workflow "undefined" and
+ * shows the children from history instead of the family tree.
+ */
+const KNOWN_GAPS = [/^404 GET \/api\/v1\/namespaces\/default\/workflows\/undefined$/];
+
+describe('Temporal UI in a browser', () => {
+  let server: TemporalServer;
+  let ui: TemporalUi;
+  let client: Client;
+  let worker: Worker;
+  let working: Promise<void>;
+  let browser: Browser;
+  let page: Page;
+  const hosts = new Set<string>();
+  const failedCalls: string[] = [];
+
+  beforeAll(async () => {
+    try {
+      Runtime.install({ logger: new DefaultLogger('ERROR') });
+    } catch {
+      /* installed by another file in this process */
+    }
+    server = await startTemporalServer({ port: 0, httpPort: 0 });
+    ui = await startTemporalUi({
+      host: '127.0.0.1', port: 0, apiAddress: server.httpAddress!, cacheDir: path.join(ROOT, '.data/temporal-ui'),
+      log: (level, msg, fields) => process.stderr.write(`temporal-ui ${level}: ${msg} ${JSON.stringify(fields ?? {})}\n`),
+    });
+    const connection = await Connection.connect({ address: server.address });
+    client = new Client({ connection });
+    worker = await Worker.create({
+      connection: await NativeConnection.connect({ address: server.address }),
+      taskQueue: TASK_QUEUE,
+      workflowsPath: require.resolve('./temporal-ui-workflows'),
+      activities: { greet: async (name: string) => `Hello, ${name}` },
+    });
+    working = worker.run();
+
+    // What an operator looks for: two runs about one account, one about another.
+    const about = (accountId: string) => searchAttributes({ organisationId: 'org-e2e', entityType: 'ACCOUNTS', entityId: accountId });
+    await client.workflow.execute('greetWorkflow', { workflowId: 'e2e-completed', taskQueue: TASK_QUEUE, args: ['operator'], typedSearchAttributes: about('acc-1') });
+    await expect(
+      client.workflow.execute('failingWorkflow', { workflowId: 'e2e-failed', taskQueue: TASK_QUEUE, args: ['no such account'], typedSearchAttributes: about('acc-2') }),
+    ).rejects.toBeInstanceOf(WorkflowFailedError);
+    const waiting = await client.workflow.start('waitingWorkflow', { workflowId: 'e2e-running', taskQueue: TASK_QUEUE, typedSearchAttributes: about('acc-1') });
+    await client.workflow.execute('parentWorkflow', { workflowId: 'e2e-parent', taskQueue: TASK_QUEUE, args: ['child'] });
+    // The timer is in history once the first workflow task completed.
+    for (let i = 0; i < 100 && !(await waiting.fetchHistory()).events?.some((e) => e.timerStartedEventAttributes); i++) await sleep(100);
+
+    await ui.ready;
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on('request', (req) => hosts.add(new URL(req.url()).hostname));
+    page.on('response', (res) => {
+      if (res.status() >= 400 && new URL(res.url()).pathname.startsWith('/api/')) failedCalls.push(`${res.status()} ${res.request().method()} ${new URL(res.url()).pathname}`);
+    });
+    mkdirSync(ARTIFACTS, { recursive: true });
+  }, BUILD_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    worker?.shutdown();
+    await working;
+    await client?.connection.close();
+    await ui?.close();
+    await server?.close();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `temporal-ui-${name}.png`), fullPage: true });
+  const workflowLink = (id: string) => page.getByRole('link', { name: id, exact: true });
+
+  it('lists the workflows with their states', async () => {
+    await page.goto(ui.url);
+    await page.waitForURL('**/namespaces/default/workflows');
+    for (const id of ['e2e-completed', 'e2e-failed', 'e2e-running', 'e2e-parent', 'e2e-parent-child']) await workflowLink(id).waitFor();
+    // The counts come from CountWorkflowExecutions GROUP BY ExecutionStatus.
+    await page.getByRole('button', { name: '1 Running' }).waitFor();
+    await page.getByRole('button', { name: '3 Completed' }).waitFor();
+    await page.getByRole('button', { name: '1 Failed' }).waitFor();
+    await shot('list');
+  });
+
+  it('filters the list with a query, as an operator finds everything about one account', async () => {
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByText('View Raw Query').click();
+    await page.locator('#manual-search').fill('EntityType = "ACCOUNTS" AND EntityId = "acc-1"');
+    await page.getByTestId('manual-search-button').click();
+    await page.waitForURL(/query=/);
+    await workflowLink('e2e-completed').waitFor();
+    await workflowLink('e2e-running').waitFor();
+    await workflowLink('e2e-failed').waitFor({ state: 'detached' });
+    await expect(workflowLink('e2e-parent').count()).resolves.toBe(0);
+    await shot('filtered');
+  });
+
+  it('opens a workflow: input, result and history events', async () => {
+    await workflowLink('e2e-completed').click();
+    await page.waitForURL('**/workflows/e2e-completed/*/history');
+    await page.getByText('"operator"').first().waitFor();
+    await page.getByText('"Hello, operator"').first().waitFor();
+    for (const event of ['Workflow Execution Started', 'Activity Task Completed', 'Workflow Execution Completed']) {
+      await page.getByText(event, { exact: true }).first().waitFor();
+    }
+    await shot('completed');
+  });
+
+  it('shows a failure and a parent with its child', async () => {
+    await page.goto(`${ui.url}/namespaces/default/workflows/e2e-failed`);
+    await page.getByText('Workflow Execution Failed', { exact: true }).first().waitFor();
+    await page.getByText('no such account').first().waitFor();
+    await shot('failed');
+    await page.goto(`${ui.url}/namespaces/default/workflows/e2e-parent`);
+    await page.getByText('Child Workflow Execution Completed', { exact: true }).first().waitFor();
+    await page.getByRole('tab', { name: /^Relationships/ }).click();
+    await page.waitForURL('**/workflows/e2e-parent/*/relationships');
+    await page.getByText('e2e-parent-child').first().waitFor();
+    await shot('parent');
+  });
+
+  it('terminates a running workflow', async () => {
+    await page.goto(`${ui.url}/namespaces/default/workflows/e2e-running`);
+    await page.getByText('Timer Started', { exact: true }).first().waitFor();
+    // The header is there twice (one sticks when scrolled); the roles find the visible one.
+    await page.getByRole('button', { name: 'Workflow Actions' }).click();
+    await page.getByRole('menuitem', { name: 'Terminate' }).click();
+    await page.getByRole('textbox', { name: 'Enter a reason' }).fill('closed by the e2e test');
+    await page.getByRole('button', { name: 'Terminate', exact: true }).click();
+    await page.getByText('Workflow terminated.').waitFor();
+    const described = await client.workflow.getHandle('e2e-running').describe();
+    expect(described.status.name).toBe('TERMINATED');
+    await page.getByText('Workflow Execution Terminated', { exact: true }).first().waitFor();
+    await shot('terminated');
+  });
+
+  it('talked to no host but the UI server, and every API call it made was answered', () => {
+    expect([...hosts]).toEqual(['127.0.0.1']);
+    expect(failedCalls.filter((call) => !KNOWN_GAPS.some((gap) => gap.test(call)))).toEqual([]);
+  });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,183 @@
+/**
+ * The Temporal Web UI for the embedded server: one HTTP server that serves the built app
+ * (temporal/ui, built on first use by ui-build.ts; every unknown path answers index.html, the
+ * app's router takes it from there) and passes `/api/...` to the embedded server's HTTP API, so
+ * the app calls its own origin. Until the build is done it answers a page saying so; a failed
+ * build answers a page saying why.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { hostAllowed } from './server/http/server';
+import { buildUi } from './ui-build';
+
+export interface TemporalUiOptions {
+  host: string;
+  /** 0 = a free port. */
+  port: number;
+  /** 'host:port' of the embedded server's HTTP API. */
+  apiAddress: string;
+  /** Where built apps are kept (one directory per version of the sources). */
+  cacheDir: string;
+  log: (level: 'info' | 'warn' | 'error', msg: string, fields?: object) => void;
+  /** The build's environment (npm's settings); the process's by default. */
+  buildEnv?: NodeJS.ProcessEnv;
+}
+
+export interface TemporalUi {
+  url: string;
+  /** Settles when the app is served: with its directory, or with why the build failed. */
+  ready: Promise<string>;
+  close(): Promise<void>;
+}
+
+type State = { state: 'building' } | { state: 'ready'; dir: string } | { state: 'failed'; reason: string };
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** Listens at once; the build (or the cached one) follows in the background. */
+export async function startTemporalUi(opts: TemporalUiOptions): Promise<TemporalUi> {
+  let state: State = { state: 'building' };
+  const [apiHost, apiPort] = splitAddress(opts.apiAddress);
+  const server = http.createServer((req, res) => {
+    res.setHeader('X-Frame-Options', 'DENY');
+    if (!hostAllowed(req.headers.host, opts.host)) return page(res, 403, 'Host not allowed', 'Open the UI by its loopback address.');
+    const url = req.url ?? '/';
+    if (url === '/api' || url.startsWith('/api/')) return proxy(req, res, url);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return page(res, 405, 'Method not allowed', '');
+    if (state.state === 'building') {
+      res.setHeader('Refresh', '15');
+      return page(res, 503, 'Building the Temporal UI', 'The first start builds the UI from npm packages (about two minutes). Refresh in a minute.');
+    }
+    if (state.state === 'failed') {
+      return page(res, 500, 'The Temporal UI could not be built', `It is built from npm packages on first use: restart once the npm registry is reachable.\n\n${state.reason}`);
+    }
+    serveFile(state.dir, url, req, res);
+  });
+
+  /** Same origin only for writes: the API's own CORS check would refuse a non-loopback UI host. */
+  function proxy(req: http.IncomingMessage, res: http.ServerResponse, url: string): void {
+    const origin = req.headers.origin;
+    if (origin && req.method !== 'GET' && req.method !== 'HEAD' && !sameOrigin(origin, req.headers.host)) {
+      return json(res, 403, { code: 7, message: 'Origin not allowed', details: [] });
+    }
+    const headers = { ...req.headers, host: opts.apiAddress };
+    delete headers.origin;
+    const upstream = http.request({ host: apiHost, port: apiPort, method: req.method, path: url, headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', (e) => {
+      if (!res.headersSent) json(res, 503, { code: 14, message: `Temporal HTTP API unreachable: ${e.message}`, details: [] });
+      else res.destroy();
+    });
+    // A browser leaving a long poll (history with waitNewEvent) ends it upstream too.
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+  }
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+  const stop = new AbortController();
+  const ready = buildUi({ cacheDir: opts.cacheDir, log: opts.log, signal: stop.signal, env: opts.buildEnv }).then(
+    (dir) => {
+      state = { state: 'ready', dir };
+      return dir;
+    },
+    (e: Error) => {
+      if (stop.signal.aborted) throw e;
+      state = { state: 'failed', reason: e.message };
+      opts.log('error', 'the Temporal UI could not be built; its address says why', { error: e.message });
+      throw e;
+    },
+  );
+  ready.catch(() => undefined);
+  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  return {
+    url: `http://${host}:${port}`,
+    ready,
+    close: () =>
+      new Promise<void>((resolve) => {
+        stop.abort();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A file of the build, or index.html for the app's own paths; a missing asset is a 404. */
+function serveFile(dir: string, url: string, req: http.IncomingMessage, res: http.ServerResponse): void {
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(url, 'http://ui').pathname);
+  } catch {
+    return page(res, 400, 'Bad path', '');
+  }
+  const file = path.join(dir, path.normalize(pathname));
+  let target = file.startsWith(dir + path.sep) && isFile(file) ? file : undefined;
+  if (!target) {
+    if (pathname.startsWith('/_app/')) return page(res, 404, 'Not found', '');
+    target = path.join(dir, 'index.html');
+  }
+  res.writeHead(200, {
+    'Content-Type': TYPES[path.extname(target)] ?? 'application/octet-stream',
+    'Content-Length': fs.statSync(target).size,
+    // File names under _app/immutable carry their content hash.
+    'Cache-Control': pathname.startsWith('/_app/immutable/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  if (req.method === 'HEAD') res.end();
+  else fs.createReadStream(target).pipe(res);
+}
+
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+function splitAddress(address: string): [string, number] {
+  const at = address.lastIndexOf(':');
+  return [address.slice(0, at).replace(/^\[|\]$/g, ''), Number(address.slice(at + 1))];
+}
+
+function json(res: http.ServerResponse, status: number, body: object): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function page(res: http.ServerResponse, status: number, title: string, text: string): void {
+  const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head>` +
+      `<body style="font-family: sans-serif; margin: 3rem"><h1>${escape(title)}</h1><pre style="white-space: pre-wrap">${escape(text)}</pre></body></html>`,
+  );
+}

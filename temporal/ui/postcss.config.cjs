@@ -1,0 +1,3 @@
+module.exports = {
+  plugins: [require('tailwindcss/nesting'), require('tailwindcss'), require('autoprefixer')],
+};
