@@ -41,6 +41,6 @@ export async function resumeWebhookDeliveries(client: Client, db: Db, config: Co
   const rows = await db.webhookRequest.findMany({
     where: { state: 'PENDING' }, select: { id: true, organisationId: true, automationId: true, entityType: true, entityId: true },
   });
-  for (const r of rows) await startWebhookDelivery(client, config, r.organisationId, r.id, r);
+  for (const { id, organisationId, ...refs } of rows) await startWebhookDelivery(client, config, organisationId, id, refs);
   if (rows.length) log.info({ requests: rows.length }, 'webhook deliveries resumed');
 }

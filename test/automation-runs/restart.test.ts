@@ -1,7 +1,9 @@
 // Killing the service loses no event and repeats no effect (docs/automations.md "Dispatch"):
 // an event committed while no dispatcher ran is dispatched after the restart, once; an event
-// dispatched again (its marking lost) does not run an automation twice; an approval waits across
-// a SIGKILL and its decision, made after the restart, continues the run.
+// dispatched again (its marking lost) does not run an automation twice; a webhook request whose
+// delivery never started is delivered after the restart; an approval waits across a SIGKILL and
+// its decision, made after the restart, continues the run.
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,7 +79,7 @@ test('events survive kills: dispatched after a restart once, never run twice; an
   expect(receiver.received).toEqual([]);
 
   await restart(true);
-  const from = (automationId: string) => receiver.received.filter((r) => json(r).data.automation.id === automationId && json(r).data.entity.id === contact);
+  const from = (automationId: string) => receiver.received.filter((r) => json(r).data.automation?.id === automationId && json(r).data.entity?.id === contact);
   await eventually(async () => from(direct).length === 1, 30_000, 'the webhook after the restart');
   const dispatched = await db!.outboxEvent.findUniqueOrThrow({ where: { id: event.id } });
   expect(dispatched.dispatchedAt).not.toBeNull();
@@ -103,7 +105,19 @@ test('events survive kills: dispatched after a restart once, never run twice; an
     return page.content.find((r: any) => r.status === 'PENDING');
   }, 20_000, 'the PENDING approval');
   expect(from(approved)).toEqual([]);
+  // A request committed whose delivery never started (the process died in between): the
+  // restart starts every PENDING request's delivery.
+  const delivered = await db!.webhookRequest.findFirstOrThrow({ where: { automationId: direct } });
+  const { id: _id, createdAt: _c, updatedAt: _u, completedAt: _d, responseStatus: _s, responseBody: _b, body: _body, ...copy } = delivered;
+  const orphan = await db!.webhookRequest.create({
+    data: { ...copy, id: randomUUID(), state: 'PENDING', retries: 0, causeKey: `orphan:${contact}`, body: { type: 'ORPHAN', data: { orphan: contact } } },
+  });
   await restart(true);
+  await eventually(async () => receiver.received.some((r) => json(r).data.orphan === contact), 30_000, 'the orphaned request after the restart');
+  expect((await eventually(async () => {
+    const row = await db!.webhookRequest.findUniqueOrThrow({ where: { id: orphan.id } });
+    return row.state === 'SUCCESS' && row;
+  }, 10_000, 'the orphaned request SUCCESS')).retries).toBe(0);
   const decided = await api('POST', `/adaptors/APPROVAL_REQUESTS/actions/REQUEST_APPROVAL/records/${pending.id}`, {
     baseUrl: service!.url, ca: serviceCa(dataDir), key, body: { key: 'status', value: 'APPROVED' },
   });
