@@ -16,6 +16,7 @@ import { api, serviceCa } from '../support/api';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
 import { eventually } from '../communications/helpers';
+import { parseCsv } from './csv';
 
 const CONTACTS = 3000;
 /** Every 500th last name needs CSV quoting. */
@@ -99,25 +100,6 @@ async function kill() {
 const call = (method: string, route: string, auth: { key?: string; token?: string }, body?: object) =>
   api(method, route, { baseUrl: service!.url, ca: serviceCa(dataDir), ...auth, body });
 
-/** RFC 4180 records (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') record.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') record.push(field), records.push(record), (record = []), (field = ''), i++;
-    else field += c;
-  }
-  return records;
-}
 
 beforeAll(async () => {
   if (ownDatabase) await admin(`CREATE DATABASE ${ownDatabase}`);

@@ -15,6 +15,7 @@ import { adminCli, createTenant, type Tenant } from '../support/tenants';
 import { createId, expectError, keyWith } from '../money/helpers';
 import { eventually, startSmtpSink } from '../communications/helpers';
 import { purchase, purchaseBody } from '../loyalty/purchases/setup';
+import { parseCsv } from './csv';
 
 const run = promisify(execFile);
 
@@ -60,25 +61,6 @@ async function settledRun(key: { token?: string; key?: string }, report: string,
 
 const mailOf = (runId: string) => eventually(async () => sink.mails.find((m) => m.messageId === `<report-${runId}@backoffice>`), 60_000, `the mail of run ${runId}`);
 
-/** RFC 4180 records (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') record.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') record.push(field), records.push(record), (record = []), (field = ''), i++;
-    else field += c;
-  }
-  return records;
-}
 
 function attachment(mail: ParsedMail) {
   expect(mail.attachments).toHaveLength(1);
