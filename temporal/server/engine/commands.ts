@@ -9,7 +9,7 @@ import { Run } from './state';
 import { scheduleActivity, cancelActivity } from './activities';
 import { applyProtocolMessage } from './updates';
 import { runTransfer } from './transfers';
-import { cronNext, retryRun, startRun } from './starts';
+import { cronNext, inheritedFamily, retryRun, startRun } from './starts';
 import { randomUUID } from 'crypto';
 import { decodeEvent } from '../proto';
 
@@ -234,7 +234,7 @@ function continueAsNew(
     wftTimeoutMs,
     retry: a.retryPolicy ?? started.retryPolicy,
     startDelayMs: durMs(a.backoffStartInterval),
-    parent: run.s.parent,
+    ...inheritedFamily(run),
     continuedFrom: run.s.runId,
     firstRunId: run.s.firstRunId,
     initiator: a.initiator || enums.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_WORKFLOW,

@@ -11,6 +11,8 @@ import { resumeFamily } from './children';
 export function recover(engine: Engine, loaded: { ns: string; state: RunState; events: string[] }[]): void {
   const sorted = [...loaded].sort((a, b) => a.state.startTime - b.state.startTime);
   for (const l of sorted) {
+    // Runs persisted before roots were kept: each is its own root (state.ts).
+    l.state.root ??= { workflowId: l.state.workflowId, runId: l.state.runId };
     const run = new Run(l.ns, l.state);
     run.load(l.events);
     run.flushed = run.length;

@@ -27,6 +27,8 @@ export interface StartParams {
   retry?: IRetryPolicy | null;
   startDelayMs?: number;
   parent?: RunState['parent'];
+  /** The parent's root (only with `parent`); unset, the new run is its own root. */
+  root?: RunState['root'];
   continuedFrom?: string;
   firstRunId?: string;
   execDeadline?: number;
@@ -97,6 +99,7 @@ export function startRun(engine: Engine, tx: Tx, ns: string, p: StartParams): Ru
     executionTime: now + (p.startDelayMs ?? 0),
     firstRunId: p.firstRunId ?? runId,
     parent: p.parent,
+    root: p.root ?? { workflowId: p.workflowId, runId },
     requestId: p.requestId,
     attempt: p.attempt ?? 1,
     next: 1,
@@ -146,6 +149,7 @@ export function startRun(engine: Engine, tx: Tx, ns: string, p: StartParams): Ru
     parentWorkflowNamespaceId: p.parent ? engine.namespaces.get(p.parent.ns).id : undefined,
     parentWorkflowExecution: p.parent ? { workflowId: p.parent.workflowId, runId: p.parent.runId } : undefined,
     parentInitiatedEventId: p.parent?.iid,
+    rootWorkflowExecution: p.root,
     workflowId: p.workflowId,
     cronSchedule: p.cron,
   });
@@ -211,11 +215,19 @@ function restartRun(engine: Engine, tx: Tx, run: Run, p: Pick<StartParams, 'init
     execTimeoutMs: run.s.execTimeoutMs,
     wftTimeoutMs: run.s.wftTimeoutMs,
     retry: started.retryPolicy,
-    parent: run.s.parent,
+    ...inheritedFamily(run),
     continuedFrom: run.s.runId,
     firstRunId: run.s.firstRunId,
     cron: run.s.cron,
     ...p,
   });
   return next.s.runId;
+}
+
+/**
+ * What the next run of the same workflow (retry, cron, continue-as-new) keeps: a child stays its
+ * parent's child under the same root; a run without a parent starts a new tree (as in Temporal).
+ */
+export function inheritedFamily(run: Run): Pick<StartParams, 'parent' | 'root'> {
+  return run.s.parent ? { parent: run.s.parent, root: run.s.root } : {};
 }

@@ -71,6 +71,12 @@ export interface RunState {
   newRunId?: string;
   /** `policy`: the parent close policy, so it can still be applied after a crash. */
   parent?: { ns: string; workflowId: string; runId: string; iid: number; policy?: number };
+  /**
+   * The top of the parent chain (Temporal's root execution): a run without a parent is its own
+   * root, a child gets its parent's. Absent in runs persisted before it was kept: recovery makes
+   * such a run its own root.
+   */
+  root: { workflowId: string; runId: string };
   requestId: string;
   attempt: number;
   next: number;

@@ -82,6 +82,7 @@ function startChild(
     retry: a.retryPolicy,
     cron: a.cronSchedule || undefined,
     parent: { ns: run.ns, workflowId: run.s.workflowId, runId: run.s.runId, iid, policy: run.s.children[iid].policy },
+    root: run.s.root,
   });
   run.s.children[iid].runId = child.s.runId;
   engine.notify(tx, run, 'ChildWorkflowExecutionStarted', {

@@ -48,6 +48,8 @@ export function visibilityRecord(run: Run): VisibilityRecord {
     closeTime: run.s.closeTime ? new Date(run.s.closeTime) : undefined,
     executionTime: run.s.executionTime ? new Date(run.s.executionTime) : undefined,
     taskQueue: run.s.taskQueue,
+    parent: run.s.parent && { workflowId: run.s.parent.workflowId, runId: run.s.parent.runId },
+    root: run.s.root,
     searchAttributes: decodeSearchAttributes(run),
   };
 }
@@ -94,6 +96,7 @@ function executionInfo(engine: Engine, run: Run): api.workflow.v1.IWorkflowExecu
     searchAttributes: { indexedFields: decodeFields(s.sa) },
     parentNamespaceId: s.parent ? engine.namespaces.get(s.parent.ns).id : undefined,
     parentExecution: s.parent ? { workflowId: s.parent.workflowId, runId: s.parent.runId } : undefined,
+    rootExecution: s.root,
     firstRunId: s.firstRunId,
     stateTransitionCount: L(s.next),
   };

@@ -48,9 +48,10 @@ export interface Env {
   dataDir?: string;
   /**
    * Stops the embedded server (SIGKILL when it runs in a child process) and starts a new one
-   * on the same data dir and port. A no-op against an external server.
+   * on the same data dir and port; `offline` runs in between (e.g. to age the data dir). A no-op
+   * against an external server.
    */
-  restart(): Promise<void>;
+  restart(offline?: () => void): Promise<void>;
   /** Starts a second worker on the task queue (e.g. after the first was stopped). */
   startWorker(): Promise<void>;
   stopWorker(): Promise<void>;
@@ -88,10 +89,11 @@ export async function setup(opts: { durable?: boolean; startWorker?: boolean; ch
     taskQueue,
     embedded: !remote,
     dataDir,
-    async restart() {
+    async restart(offline) {
       if (!server) return;
       const port = Number(address.split(':').pop());
       await server.close();
+      offline?.();
       server = await launch(port);
     },
     async startWorker() {

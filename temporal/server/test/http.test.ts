@@ -206,6 +206,34 @@ test('describe shows pending activities and pending children, as over gRPC', asy
   expect(parent.executionConfig.defaultWorkflowTaskTimeout).toBe('10s');
 });
 
+test('root and parent executions in describe and list, and the queries the Relationships tab sends', async () => {
+  const parent = execution('parent');
+  const childId = `${parent.workflowId}-child`;
+  const child = await get(`/namespaces/default/workflows/${enc(childId)}`);
+  expect(child).toEqual(await grpc('workflowService', 'DescribeWorkflowExecution', { namespace: 'default', execution: { workflowId: childId } }));
+  const ns = await get('/namespaces/default');
+  expect(child.workflowExecutionInfo).toMatchObject({ rootExecution: parent, parentExecution: parent, parentNamespaceId: ns.namespaceInfo.id });
+  const top = (await get(wfPath('parent'))).workflowExecutionInfo;
+  expect([top.rootExecution, top.parentExecution]).toEqual([parent, undefined]);
+
+  const query = `RootWorkflowId = "${parent.workflowId}" AND RootRunId = "${parent.runId}"`;
+  const listed = await get(`/namespaces/default/workflows?query=${enc(query)}`);
+  expect(listed).toEqual(await grpc('workflowService', 'ListWorkflowExecutions', { namespace: 'default', query }));
+  const family = listed.executions.map((e: Obj) => [e.execution.workflowId, e.rootExecution, e.parentExecution]);
+  expect(family.sort((a: string[], b: string[]) => (a[0] < b[0] ? -1 : 1))).toEqual([
+    [parent.workflowId, parent, undefined],
+    [childId, parent, parent],
+  ]);
+  const counted = await get(`/namespaces/default/workflow-count?query=${enc(`${query} GROUP BY ExecutionStatus`)}`);
+  expect(counted.count).toBe('2');
+  const children = await get(`/namespaces/default/workflows?query=${enc(`ParentWorkflowId = "${parent.workflowId}" AND ParentRunId = "${parent.runId}"`)}`);
+  expect(children.executions.map((e: Obj) => e.execution.workflowId)).toEqual([childId]);
+
+  const { systemAttributes } = await get('/namespaces/default/search-attributes');
+  const keyword = 'INDEXED_VALUE_TYPE_KEYWORD';
+  expect(systemAttributes).toMatchObject({ ParentWorkflowId: keyword, ParentRunId: keyword, RootWorkflowId: keyword, RootRunId: keyword });
+});
+
 test('task queue pollers for workflow and activity queues', async () => {
   for (const taskQueueType of [1, 2]) {
     const path = `/namespaces/default/task-queues/${enc(env.taskQueue)}?taskQueueType=${taskQueueType}`;

@@ -76,6 +76,15 @@ describe('visibility list filter', () => {
     expect(ids("WorkflowId <> 'order-2'")).toEqual(['order-1', 'invoice-9']);
   });
 
+  test('parent and root executions are Keyword system attributes (unset without a parent)', () => {
+    const top = { workflowId: 'order-1', runId: 'run-1' };
+    const family = [rec({ root: top }), rec({ workflowId: 'order-1-child', runId: 'run-c', parent: top, root: top })];
+    expect(ids('RootWorkflowId = "order-1" AND RootRunId = "run-1"', family)).toEqual(['order-1', 'order-1-child']);
+    expect(ids('ParentWorkflowId = "order-1" AND ParentRunId = "run-1"', family)).toEqual(['order-1-child']);
+    expect(ids('ParentWorkflowId IS NULL', family)).toEqual(['order-1']);
+    expect(knownSearchAttributes().system).toMatchObject({ ParentWorkflowId: 'Keyword', ParentRunId: 'Keyword', RootWorkflowId: 'Keyword', RootRunId: 'Keyword' });
+  });
+
   test('execution status, every status name, case-insensitive', () => {
     expect(ids("ExecutionStatus = 'Running'")).toEqual(['order-1']);
     expect(ids("ExecutionStatus = 'completed'")).toEqual(['order-2']);

@@ -24,6 +24,10 @@ const RECORD_FIELDS: Record<string, AttributeDef> = {
   // Temporal sets ExecutionTime = StartTime (+ first backoff) for every run, so fall back to it.
   ExecutionTime: { type: 'Datetime', get: (r) => r.executionTime ?? r.startTime },
   ExecutionDuration: { type: 'Int', get: executionDurationNs, special: 'duration' },
+  ParentWorkflowId: { type: 'Keyword', get: (r) => r.parent?.workflowId },
+  ParentRunId: { type: 'Keyword', get: (r) => r.parent?.runId },
+  RootWorkflowId: { type: 'Keyword', get: (r) => r.root?.workflowId },
+  RootRunId: { type: 'Keyword', get: (r) => r.root?.runId },
 };
 
 /** Temporal system attributes the server may keep in searchAttributes. */
@@ -39,10 +43,6 @@ const SYSTEM_IN_MAP: Record<string, SearchAttributeType> = {
   HistoryLength: 'Int',
   HistorySizeBytes: 'Int',
   StateTransitionCount: 'Int',
-  ParentWorkflowId: 'Keyword',
-  ParentRunId: 'Keyword',
-  RootWorkflowId: 'Keyword',
-  RootRunId: 'Keyword',
 };
 
 /** The custom attributes a Temporal development server registers out of the box. */

@@ -9,6 +9,10 @@ export interface VisibilityRecord {
   closeTime?: Date;
   executionTime?: Date;
   taskQueue: string;
+  /** Set for a child workflow's runs. */
+  parent?: { workflowId: string; runId: string };
+  /** The top of the parent chain (the run itself when it has no parent). */
+  root?: { workflowId: string; runId: string };
   /** Decoded search attribute values (string, number, boolean, Date/RFC3339 string, string[]). */
   searchAttributes: Record<string, unknown>;
 }

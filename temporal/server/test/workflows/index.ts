@@ -317,3 +317,15 @@ export async function longLocalActivity(ms: number): Promise<string> {
 export async function parentOfWaitingChild(): Promise<void> {
   await executeChild(waitForever, { workflowId: workflowInfo().workflowId + '-child' });
 }
+
+/**
+ * A family for the Relationships tab: each generation starts the next as a child until `depth`
+ * runs out; the last one continues as new once. Each returns what its workflow info says of its root.
+ */
+export async function family(depth: number, continued = false): Promise<string[]> {
+  const { workflowId, root } = workflowInfo();
+  const me = `${workflowId} root ${root?.workflowId ?? 'itself'}`;
+  if (depth > 0) return [me, ...(await executeChild(family, { args: [depth - 1], workflowId: `${workflowId}-child` }))];
+  if (!continued) await continueAsNew<typeof family>(0, true);
+  return [me];
+}
