@@ -69,9 +69,13 @@ test('bulk update: every change carries the call id, one UPDATE_CONTACT event pe
   ]);
   const events = await db.outboxEvent.findMany({ where: { type: 'UPDATE_CONTACT', entityId: { in: [a.id, b.id] } }, orderBy: { createdAt: 'asc' } });
   expect(events.map((e) => e.payload)).toEqual([
-    expect.objectContaining({ contact_id: a.id, call_id: callId, fields: ['custom_fields'], contact: expect.objectContaining({ id: a.id, code: 'BULK-A' }) }),
+    expect.objectContaining({ contact_id: a.id, call_id: callId, fields: ['custom_fields'] }),
     expect.objectContaining({ contact_id: b.id, call_id: callId, fields: ['custom_fields'] }),
   ]);
+  // The contact's snapshot rides with the event until the shared service's dispatcher strips it.
+  const [first] = events;
+  if (first.dispatchedAt === null) expect(first.payload).toMatchObject({ contact: { id: a.id, code: 'BULK-A' } });
+  else expect(first.payload).not.toHaveProperty('contact');
 
   const before = await Promise.all([db.auditEntry.count(mine), db.outboxEvent.count(mine), db.contactCustomField.count(mine)]);
   await expect(db.$transaction((tx) => bulkUpdateContacts(tx, actor, [items[0], { contact: { code: 'NOPE' } }]))).rejects.toMatchObject({
