@@ -69,17 +69,17 @@ export async function seedAnalytics(databaseUrl: string, organisationId: string,
       // Product line and award in the same statement (data-modifying CTEs).
       await db.query(`WITH p AS (
           INSERT INTO purchases (id, organisation_id, reference_number, contact_id, account_id, wallet_id, performed_on, currency_code,
-            net_amount, tax_amount, total_amount, value_units, merchant_unit_id, outlet_unit_id, life_cycle_state, created_by, created_at)
+            net_amount, tax_amount, total_amount, value_units, merchant_unit_id, outlet_unit_id, life_cycle_state, created_by, created_at, product_quantity)
           SELECT ${uuid7('at')}, $1, 'AB' || g, b.contact_id, b.account_id, b.wallet_id, at, 'EUR', 8.5, 1.5, 10, 10,
             ($4::uuid[])[1 + g % ${MERCHANTS}],
             CASE WHEN g % 5 < 3 THEN ($5::uuid[])[1 + (g % ${MERCHANTS}) * ${VENUES_PER_MERCHANT} + (g / ${MERCHANTS}) % ${VENUES_PER_MERCHANT}] END,
-            CASE WHEN g % 50 = 0 THEN 'CANCELLED' ELSE 'POSTED' END, 'bench', at
+            CASE WHEN g % 50 = 0 THEN 'CANCELLED' ELSE 'POSTED' END, 'bench', at, 1 + g % 3
           FROM (SELECT g, now() - (1 - g::float8 / $8) * interval '365 days' - random() * interval '1 hour' AS at FROM generate_series($2::int, $3::int) g) s
           JOIN bench_buyers b ON b.n = 1 + g % $6::int
-          RETURNING id, number, contact_id, account_id, wallet_id, performed_on, life_cycle_state),
+          RETURNING id, contact_id, account_id, wallet_id, performed_on, life_cycle_state, product_quantity),
         lines AS (
           INSERT INTO purchase_products (id, organisation_id, purchase_id, position, sku, net_amount, tax_amount, total_amount, quantity)
-          SELECT ${uuid7('p.performed_on')}, $1, p.id, 0, 'SKU', 8.5, 1.5, 10, 1 + p.number % 3 FROM p)
+          SELECT ${uuid7('p.performed_on')}, $1, p.id, 0, 'SKU', 8.5, 1.5, 10, p.product_quantity FROM p)
         INSERT INTO wallet_transactions (id, organisation_id, contact_id, account_id, wallet_id, classification, life_cycle_state, amount,
           description, transaction_date, created_by, purchase_id, reward_offer_id, created_at)
         SELECT ${uuid7('p.performed_on')}, $1, p.contact_id, p.account_id, p.wallet_id, 'AWARD', 'POSTED', 1, 'One back', p.performed_on, 'bench', p.id, $7, p.performed_on

@@ -180,14 +180,11 @@ function statement(g: Granularity, metrics: Set<OrganisationMetric>, whole: bool
   };
   const postedPurchases = `FROM purchases p WHERE p.organisation_id = $1 AND p.performed_on >= bk.lo AND p.performed_on < bk.hi
       AND p.life_cycle_state = 'POSTED' AND ${forItem(AT_ITEM_UNIT, whole, units)}`;
+  // product_quantity (its lines' sum, written with them) keeps products on the purchase index.
   add('pf', postedPurchases, [
     ['purchases', 'count(*)'],
     ['visits', 'count(*) FILTER (WHERE p.outlet_unit_id IS NOT NULL)'],
-  ]);
-  // A line belongs to its purchase's organisation (foreign key): not filtering it again keeps
-  // the line lookup an index-only scan of (purchase_id, quantity).
-  add('prf', postedPurchases.replace('FROM purchases p', 'FROM purchases p JOIN purchase_products pp ON pp.purchase_id = p.id'), [
-    ['products', 'COALESCE(sum(pp.quantity), 0)'],
+    ['products', 'COALESCE(sum(p.product_quantity), 0)'],
   ]);
   // A transaction counts for a unit through its purchase; a voided one and its void cancel out.
   // Most purchase transactions (spend, awards) are dated as their purchase, so their purchase is

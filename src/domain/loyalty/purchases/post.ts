@@ -106,8 +106,10 @@ async function creditAwards(m: MoneyContext, plans: AwardPlan[], t: AwardTarget)
 
 const INSERT = `WITH p AS (
   INSERT INTO purchases (id, organisation_id, reference_number, contact_id, account_id, wallet_id, classification_id, payment_medium_identifier,
-    performed_on, currency_code, net_amount, tax_amount, total_amount, value_units, merchant_unit_id, merchant_tap_id, outlet_unit_id, outlet_tap_id, created_by, custom_fields)
-  VALUES ($2, $1, $3, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12::numeric, $13::numeric, $13::numeric, $14, $15, $16, $17, $18, $29::jsonb)
+    performed_on, currency_code, net_amount, tax_amount, total_amount, value_units, merchant_unit_id, merchant_tap_id, outlet_unit_id, outlet_tap_id, created_by, custom_fields,
+    product_quantity)
+  VALUES ($2, $1, $3, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12::numeric, $13::numeric, $13::numeric, $14, $15, $16, $17, $18, $29::jsonb,
+    (SELECT COALESCE(sum(q), 0) FROM unnest($26::numeric[]) q))
   RETURNING id, number
 ), l AS (
   INSERT INTO purchase_products (id, organisation_id, purchase_id, position, product_id, sku, net_amount, tax_amount, total_amount, quantity)
