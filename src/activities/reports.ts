@@ -18,7 +18,8 @@ import { AppError } from '../domain/errors';
 import { reportDef } from '../domain/reports/catalogue';
 import { csvWriter, type ReportWriter } from '../domain/reports/csv';
 import { pdfWriter } from '../domain/reports/pdf';
-import { compileReport, organisationTimeZone, readPage, type Cursor } from '../domain/reports/query';
+import { getSettingsSql } from '../domain/money/settings';
+import { compileReport, readPage, type Cursor } from '../domain/reports/query';
 import { markFailed, markRunning, markSent } from '../domain/reports/runs';
 import type { ReportQueryInput } from '../domain/reports/types';
 import type { MailMessage, Mailer } from '../mail';
@@ -77,7 +78,7 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
       let writer: ReportWriter | undefined;
       try {
         const report = reportDef(run.report);
-        const timeZone = await organisationTimeZone(sql);
+        const { timeZone } = await getSettingsSql(sql);
         const compiled = compileReport(report, run.body as ReportQueryInput, { dates: 'local', timeZone });
         const generatedAt = `${localTime(new Date(), timeZone)} (${timeZone})`;
         await mkdir(path.dirname(file), { recursive: true });

@@ -2,6 +2,7 @@
 // days in the organisation's time zone, and the page's ORDER BY. Statements here run on ctx.sql: $1 is the organisation.
 import type { OrgSql } from '../../db/sql';
 import { notFound } from '../errors';
+import { TIME_ZONE_SQL } from '../money/settings';
 
 /** A filter by id, code or both (then both must match one record). */
 export interface RefFilter {
@@ -28,7 +29,7 @@ export async function resolveRef(sql: OrgSql, kind: keyof typeof REF_TABLES, ref
 }
 
 /** The organisation's time zone (organisation_settings.time_zone, UTC without settings) as `zone.tz`. */
-export const ZONE = `(SELECT COALESCE((SELECT s.time_zone FROM organisation_settings s WHERE s.organisation_id = $1), 'UTC') AS tz) zone`;
+export const ZONE = `(SELECT ${TIME_ZONE_SQL} AS tz) zone`;
 
 /** Calendar days from the day of `moment` to today, both in the organisation's time zone; null without a moment. */
 export const daysSince = (moment: string) => `((now() AT TIME ZONE zone.tz)::date - (${moment} AT TIME ZONE zone.tz)::date)`;

@@ -5,6 +5,7 @@
 import type { OrgSql } from '../../db/sql';
 import { contactStatementParams } from '../contacts/read-statement';
 import { notFound } from '../errors';
+import { TIME_ZONE_SQL } from '../money/settings';
 
 export const CONTACT_METRICS = ['visits', 'awards', 'transactions'] as const;
 export type ContactMetric = (typeof CONTACT_METRICS)[number];
@@ -16,7 +17,7 @@ export type PeriodCounts = Record<Period, number>;
 
 // Local period starts (timestamp without time zone) from the organisation's wall clock; the
 // hour is an instant (absolute hours, as the organisation analytics' HOUR buckets).
-const BOUNDS = `zone AS (SELECT COALESCE(max(time_zone), 'UTC') AS tz FROM organisation_settings WHERE organisation_id = $1),
+const BOUNDS = `zone AS (SELECT ${TIME_ZONE_SQL} AS tz),
   local AS (SELECT tz, now() AT TIME ZONE tz AS now FROM zone),
   start AS (SELECT tz, date_trunc('day', now) AS day, date_trunc('week', now) AS week, date_trunc('month', now) AS month,
       date_trunc('quarter', now) AS quarter, date_trunc('year', now) AS year,

@@ -6,6 +6,7 @@
 import type { Tx } from '../../db/client';
 import { txSql, type OrgSql } from '../../db/sql';
 import { invalid, notFound } from '../errors';
+import { TIME_ZONE_SQL } from '../money/settings';
 import { analyticsWindow, type AnalyticsWindow, type Granularity, type WindowQuery } from './window';
 
 export const ORGANISATION_METRICS = ['purchases', 'visits', 'offers', 'transactions', 'products', 'awards', 'wallets'] as const;
@@ -60,7 +61,7 @@ const NETWORK = `WITH RECURSIVE tree(id, name, parent_id, depth) AS (
   WHERE u.organisation_id = $1 AND $3::boolean
 )
 SELECT set_config('jit', 'off', true) AS jit, (SELECT name FROM organisations WHERE id = $1) AS "organisationName",
-  COALESCE((SELECT time_zone FROM organisation_settings WHERE organisation_id = $1), 'UTC') AS "timeZone",
+  ${TIME_ZONE_SQL} AS "timeZone",
   COALESCE((SELECT json_agg(json_build_object('id', id, 'name', name, 'parentId', parent_id) ORDER BY depth, name, id) FROM tree), '[]'::json) AS units`;
 
 /** `tx`: a transaction of the caller's own, which the statements' settings stay within. */

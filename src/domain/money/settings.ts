@@ -124,6 +124,9 @@ function fromRow(row: OrganisationSetting): Settings {
   };
 }
 
+/** The organisation's time zone as an SQL expression ($1 = the organisation), for statements that read it along. */
+export const TIME_ZONE_SQL = `COALESCE((SELECT s.time_zone FROM organisation_settings s WHERE s.organisation_id = $1), '${SETTINGS_DEFAULTS.timeZone}')`;
+
 export const SETTINGS_ROW = `SELECT system_currency_code AS "systemCurrencyCode", alternative_currency_code AS "alternativeCurrencyCode",
   alternative_currency_rate::text AS "alternativeCurrencyRate", credit_limit_min::text AS "creditLimitMin", credit_limit_max::text AS "creditLimitMax",
   default_wallet_minimum_balance::text AS "defaultWalletMinimumBalance", limit_rules AS "limitRules",

@@ -160,11 +160,6 @@ export function compileReport(report: ReportDef, body: ReportQueryInput, o: { da
   };
 }
 
-/** The organisation's time zone (docs/reports.md "Dates"). */
-export async function organisationTimeZone(sql: OrgSql): Promise<string> {
-  const [row] = await sql.rows<{ tz: string }>(`SELECT COALESCE(max(time_zone), 'UTC') AS tz FROM organisation_settings WHERE organisation_id = $1`);
-  return row.tz;
-}
 
 /** One page of rows (cells in the order of `fields`) and the cursor of the next, null after the last. */
 export async function readPage(sql: OrgSql, compiled: CompiledReport, cursor: Cursor | null, limit: number): Promise<{ rows: Cell[][]; next: Cursor | null }> {

@@ -10,7 +10,7 @@ import { newId, randomDigits } from '../../ids';
 import { Money, moneyText } from '../../money';
 import { recordMoneyChange } from '../../money/ledger/record';
 import { hashSecret, newSecretNumber } from './secret';
-import { mergeCustomFields, type CustomField } from './types';
+import { mergeCustomFields, type CustomField } from '../../custom-fields/values';
 import { expirationOf, validityUnit } from '../validity';
 
 /** Digits of a voucher number (like a wallet code): random, no leading zero, unique per organisation. */

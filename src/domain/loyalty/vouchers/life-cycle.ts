@@ -11,7 +11,7 @@ import { conflict, invalid, notFound } from '../../errors';
 import { Money, moneyText } from '../../money';
 import { recordMoneyChange } from '../../money/ledger/record';
 import { secretMatches } from './secret';
-import { mergeCustomFields } from './types';
+import { mergeCustomFields } from '../../custom-fields/values';
 
 export type UseVoucherInput = z.output<typeof voucherUseBody>;
 export type CancelVoucherInput = z.output<typeof voucherCancelBody>;

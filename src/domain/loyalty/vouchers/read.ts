@@ -8,7 +8,8 @@ import { contactStatementParams } from '../../contacts/read-statement';
 import { notFound } from '../../errors';
 import type { ListPage } from '../../lists';
 import { Money } from '../../money';
-import { customFieldsOf, type VoucherView, type VoucherState } from './types';
+import { customFieldsOf } from '../../custom-fields/values';
+import type { VoucherView, VoucherState } from './types';
 
 export type VoucherListQuery = z.output<typeof voucherListQuery>;
 

@@ -2,9 +2,6 @@
 import type { CustomField } from '../../custom-fields/values';
 import type { Money } from '../../money';
 
-// custom_fields[] are shared with the other records that keep them as JSON.
-export { customFieldsOf, mergeCustomFields, type CustomField } from '../../custom-fields/values';
-
 /** ACTIVATED → USED | CANCELLED, both final. EXPIRED is never stored: it is ACTIVATED past expiration_date. */
 export type StoredVoucherState = 'ACTIVATED' | 'USED' | 'CANCELLED';
 export type VoucherState = StoredVoucherState | 'EXPIRED';
