@@ -1,6 +1,7 @@
 // Every operation of the OpenAPI document gets bad input, as a careless or hostile client would
 // send it: a NUL in each string of the path, query and body, a wrong type for each body field,
-// each required body field dropped. Each must answer 4xx naming the field, never 5xx.
+// each required body field dropped, no body at all. Each must answer 4xx naming the field,
+// never 5xx; no body is refused only where the document says the body is required.
 import { api, type ApiResponse } from './support/api';
 import { createTenant, type Tenant } from './support/tenants';
 
@@ -10,6 +11,7 @@ let doc: Json;
 let t: Tenant;
 /** A well-formed id that names nothing: operations on it fail after validation, with 404. */
 const NOBODY = '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 beforeAll(async () => {
   doc = (await api('GET', '/openapi.json')).body;
@@ -28,7 +30,9 @@ interface Op {
   id: string;
   pathParams: string[];
   queryParams: Array<{ name: string; schema: Json }>;
-  body?: { schema: Json; example: unknown };
+  /** Path parameter examples that name no record (a report's name), usable as they are. */
+  pathValues: Record<string, string>;
+  body?: { schema: Json; example: unknown; required: boolean };
 }
 
 function operations(): Op[] {
@@ -43,7 +47,8 @@ function operations(): Op[] {
         id: op.operationId as string,
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name as string),
         queryParams: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name as string, schema: resolve(p.schema ?? {}) })),
-        body: content ? { schema: resolve(content.schema), example: content.example } : undefined,
+        pathValues: Object.fromEntries(params.filter((p) => p.in === 'path' && typeof p.example === 'string' && !UUID.test(p.example)).map((p) => [p.name, p.example])),
+        body: content ? { schema: resolve(content.schema), example: content.example, required: op.requestBody.required === true } : undefined,
       };
     }),
   );
@@ -188,4 +193,29 @@ test('a body that is not an object: 400, never 5xx or success', async () => {
     }
   }
   expect(failures).toEqual([]);
+});
+
+test('no body: 400 naming body where the document says the body is required, never refused for it where optional', async () => {
+  const failures: string[] = [];
+  const seen = { required: 0, optional: 0 };
+  for (const op of operations()) {
+    if (!op.body) continue;
+    const path = url(op, op.pathValues);
+    const res = await api(op.method, path, { key: t.secretKey });
+    const got = `${res.status} ${res.body?.attribute ?? ''}`;
+    if (op.body.required) {
+      seen.required++;
+      if (res.status !== 400 || res.body?.attribute !== 'body') failures.push(`${op.id} (required) no body: ${got}`);
+      // An empty object is a body: the first field it lacks is named instead.
+      const empty = await send(op, path, {});
+      if (empty.status !== 400 || !empty.body?.attribute) failures.push(`${op.id} (required) {}: ${empty.status} ${empty.body?.attribute ?? ''}`);
+    } else {
+      seen.optional++;
+      // A made-up id may answer 404; what must not happen is a refusal of the missing body.
+      if (res.status === 400 || res.status >= 500) failures.push(`${op.id} (optional) no body: ${got} ${res.text.slice(0, 200)}`);
+    }
+  }
+  expect(failures).toEqual([]);
+  expect(seen.required).toBeGreaterThan(0);
+  expect(seen.optional).toBeGreaterThan(0);
 });

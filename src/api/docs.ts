@@ -27,7 +27,12 @@ export function docsRouter(routes: RouteDef[]) {
   router.use(
     '/docs',
     (_req: Request, res: Response, next: () => void) => (page(res), next()),
-    express.static(SWAGGER_UI_DIR, { index: false, redirect: false, maxAge: '1h', fallthrough: true }),
+    express.static(SWAGGER_UI_DIR, {
+      index: false, redirect: false, maxAge: '1h', fallthrough: true,
+      // Swagger UI's files are public and versioned with the package: cacheable, unlike the API
+      // (the app's default no-store is dropped only for a file actually served).
+      setHeaders: (res) => res.removeHeader('Cache-Control'),
+    }),
   );
   return router;
 }
@@ -86,6 +91,10 @@ const INITIALIZER_JS = `(function () {
       url: spec,
       dom_id: '#swagger-ui',
       deepLinking: true,
+      // A hundred operations open at once bury the one a reader came for: tags start collapsed,
+      // and the filter box narrows them by tag name.
+      docExpansion: 'none',
+      filter: true,
       validatorUrl: null,
       presets: [SwaggerUIBundle.presets.apis],
       layout: 'BaseLayout'

@@ -2,9 +2,10 @@ import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Tx } from '../db/client';
 import type { OrgSql } from '../db/sql';
+import type { Scope } from '../domain/identity/scopes';
 
 /** Scopes are `<group>:read` / `<group>:write`; a credential holding `*` or `<group>` has both. */
-export type Scope = `${string}:${'read' | 'write'}`;
+export type { Scope };
 
 export interface Actor {
   type: 'api_key' | 'user';
@@ -21,6 +22,8 @@ export interface RequestContext {
   actor: Actor;
   requestId: string;
   config: Config;
+  /** The client's address: the socket's, or the proxy's word for it under TRUST_PROXY (Express's req.ip). */
+  clientAddress: string;
   /**
    * The organisation's database (src/db/tenancy.ts): in a write route the one transaction the
    * pipeline opened, otherwise a scoped client. Routes without authentication have none.
@@ -61,6 +64,11 @@ export interface RouteDef<
   tag: string;
   /** `none`: no credential (login). Otherwise the scope required; `public` also admits public keys. */
   auth: 'none' | { scope: Scope; public?: boolean; adminOnly?: boolean };
+  /**
+   * With auth `none`: a credential, when one is sent, is checked all the same (401 when invalid)
+   * and becomes `ctx.actor` (GET /health answers its details to one).
+   */
+  optionalCredential?: boolean;
   params?: P;
   query?: Q;
   body?: B;
@@ -100,6 +108,21 @@ export function route<
   Prep = undefined,
 >(def: RouteDef<P, Q, B, R, Prep>): RouteDef {
   return def as unknown as RouteDef;
+}
+
+const bodyNeeded = new WeakMap<RouteDef, boolean>();
+
+/**
+ * Whether an operation needs a request body: exactly when its body schema refuses `{}`. An
+ * operation whose fields are all optional takes no body as "nothing given" (a partial update
+ * that changes nothing, a run with the defaults). The pipeline refuses a missing body by this
+ * rule and the OpenAPI document states it as `requestBody.required`, so the two cannot disagree.
+ */
+export function bodyRequired(def: RouteDef): boolean {
+  if (!def.body) return false;
+  let needed = bodyNeeded.get(def);
+  if (needed === undefined) bodyNeeded.set(def, (needed = !def.body.safeParse({}).success));
+  return needed;
 }
 
 /** Whether the pipeline opens a transaction around this route's handler. */

@@ -2,7 +2,7 @@
 // move itself is the account-termination workflow (docs/money.md), which this request starts,
 // or joins when it already runs, and waits for a bounded time.
 import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
 import type { TerminationInput } from '../activities/termination';
 import { AppError } from '../domain/errors';
 import { ERROR_CODES, type ErrorCode } from '../domain/error-codes';
@@ -44,6 +44,10 @@ export async function terminateAccount(client: Client, ctx: RequestContext, acco
     const outcome = await Promise.race([handle.result().then(() => 'done' as const), waited]);
     if (outcome === 'waiting') throw new AppError('UNAVAILABLE', `The termination is still running (workflow ${workflowId}); it completes on its own`);
   } catch (err) {
+    // Ended from outside (the Temporal UI): the reconciler starts it again (docs/temporal-ui.md).
+    if (err instanceof WorkflowFailedError && (err.cause instanceof TerminatedFailure || err.cause instanceof CancelledFailure)) {
+      throw new AppError('UNAVAILABLE', `The termination was interrupted (workflow ${workflowId}); it is resumed and completes on its own`);
+    }
     throw refusalOf(err) ?? err;
   } finally {
     clearTimeout(timer);

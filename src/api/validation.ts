@@ -1,12 +1,9 @@
 import { z } from 'zod';
+import { alpha3Of } from '../domain/contacts/countries';
 import { isId, normaliseId } from '../domain/ids';
 import { Money } from '../domain/money';
 
-/** JSON booleans and the strings "true"/"false" are both accepted (spec 1, conventions). */
-export const zBool = z
-  .union([z.boolean(), z.enum(['true', 'false'])])
-  .transform((v) => v === true || v === 'true')
-  .meta({ description: 'Boolean; the strings "true" and "false" are accepted too.' });
+export { whenParsed, zBool } from '../domain/input-values';
 
 /** A GUID: 32 hex characters or hyphenated, any case; normalised to lower-case hyphenated. */
 export const zId = z
@@ -15,8 +12,21 @@ export const zId = z
   .transform(normaliseId)
   .meta({ description: 'GUID, 32 hex characters or hyphenated form.', example: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10' });
 
-/** Epoch seconds (UTC). */
-export const zEpoch = z.coerce.number().int().min(0).max(253402300799);
+const LAST_EPOCH = 253402300799; // 9999-12-31T23:59:59Z
+
+/**
+ * Epoch seconds (UTC) in a JSON body: an integer, nothing coerced (null, true, "" and [] are
+ * not times). Query strings carry text, so they take `zEpochQuery`.
+ */
+export const zEpoch = z.number().int().min(0).max(LAST_EPOCH).meta({ description: 'Epoch seconds (UTC).' });
+
+/** Epoch seconds in a query string: digits only. */
+export const zEpochQuery = z
+  .string()
+  .regex(/^\d{1,12}$/, 'must be epoch seconds (an integer)')
+  .transform(Number)
+  .pipe(z.number().max(LAST_EPOCH))
+  .meta({ description: 'Epoch seconds (UTC).' });
 
 /**
  * Exact amount: a JSON number or numeric string with at most 15 integer digits and 4 decimal
@@ -36,7 +46,20 @@ export const zAmount = z
   .meta({ description: 'Amount: a JSON number (or numeric string), at most 4 decimal places.' });
 
 export const zCurrency = z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 4217 code').transform((v) => v.toUpperCase());
-export const zCountry = z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 3166 alpha-3 code').transform((v) => v.toUpperCase());
+/**
+ * An ISO 3166 country, alpha-2 or alpha-3 in any case, as the alpha-3 code every record stores:
+ * an integrator's `CY` must not become a value that no filter or search finds again.
+ */
+export const zCountry = z
+  .string()
+  .regex(/^[A-Za-z]{2,3}$/, 'must be an ISO 3166 alpha-2 or alpha-3 code')
+  .transform((v, ctx) => {
+    const code = alpha3Of(v);
+    if (code) return code;
+    ctx.addIssue({ code: 'custom', message: `${v} is not an ISO 3166 country code` });
+    return z.NEVER;
+  })
+  .meta({ description: 'ISO 3166 country code, alpha-2 (CY) or alpha-3 (CYP), any case; stored and answered as alpha-3.', example: 'CYP' });
 export const zLanguage = z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 639 code').transform((v) => v.toLowerCase());
 
 /** The code of a reference-data record (used in paths, so no "/"): unique within the organisation. */

@@ -53,7 +53,7 @@ test('read: the record in the spec\'s shape, by adaptor and action code or id; a
   const expected = {
     id: r.id, automation: { id: automationId, name: 'Approve big purchases' }, automation_action_id: actionId,
     adaptor: 'APPROVAL_REQUESTS', adaptor_action: 'REQUEST_APPROVAL', event: { id: r.eventId, type: 'PURCHASE_POSTED' },
-    entity: { type: 'PURCHASES', id: r.entityId, reference: 'INV-1001' }, status: 'PENDING',
+    entity: { type: 'PURCHASES', id: r.entityId, reference: 'INV-1001' }, status: 'PENDING', reason: null,
     record_attributes: [
       { id: expect.any(String), key: 'status', label: 'Status', type: 'STRING', value: 'PENDING' },
       { id: expect.any(String), key: 'timeout_on', label: 'Decide before', type: 'DATE', value: '1767225600' },

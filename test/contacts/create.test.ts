@@ -144,6 +144,20 @@ test('create_default_account makes one primary account with system defaults; cli
   expectError(await call(key, 'POST', '/contacts', { id, contact_type: 'PERSON', first_name: 'A', last_name: 'B' }), 409, 'ALREADY_EXISTS', 'id');
 });
 
+test('country codes: ISO 3166 alpha-2 or alpha-3 in any case, stored and answered as alpha-3', async () => {
+  const res = await call(key, 'POST', '/contacts', {
+    contact_type: 'PERSON', first_name: 'Two', last_name: 'Letters',
+    demographics: { country_of_residence: 'cy' },
+    addresses: [{ address_line_1: '1 Ledra St', country_code: 'CY' }, { address_line_1: '2 Baker St', country_code: 'gbr' }],
+    phones: [{ number: '+357 99 000222', country_code: 'cy' }],
+  });
+  expect(res.status).toBe(200);
+  const c = await getContact(key, res.body.id);
+  expect(c.addresses.map((a: any) => [a.country_code, a.country])).toEqual([['CYP', 'Cyprus'], ['GBR', 'United Kingdom']]);
+  expect(c.phones[0].country_code).toBe('CYP');
+  expect(c.demographics.country_of_residence).toBe('CYP');
+});
+
 test('PERSON and COMPANY rules name the field', async () => {
   const person = { contact_type: 'PERSON', first_name: 'A', last_name: 'B' };
   const company = { contact_type: 'COMPANY', company_name: 'C' };
@@ -162,7 +176,9 @@ test('field validation names the field', async () => {
   const p = { contact_type: 'PERSON', first_name: 'A', last_name: 'B' };
   const cases: Array<[Record<string, unknown>, string]> = [
     [{ addresses: [{ country_code: 'XXX' }] }, 'addresses.0.country_code'],
-    [{ addresses: [{ country_code: 'CY' }] }, 'addresses.0.country_code'],
+    [{ addresses: [{ country_code: 'ZZ' }] }, 'addresses.0.country_code'],
+    [{ addresses: [{ country_code: 'C' }] }, 'addresses.0.country_code'],
+    [{ demographics: { country_of_residence: 'UK' } }, 'demographics.country_of_residence'],
     [{ phones: [{ number: 'call me' }] }, 'phones.0.number'],
     [{ phones: [{ country_code: 'CYP' }] }, 'phones.0.number'],
     [{ email_address: 'not-an-email' }, 'email_address'],

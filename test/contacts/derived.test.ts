@@ -1,5 +1,5 @@
 // Pure rules behind derived contact fields, tested without HTTP.
-import { COUNTRY_CODES, countryName, isCountryCode } from '../../src/domain/contacts/countries';
+import { alpha3Of, COUNTRY_CODES, countryName, isCountryCode } from '../../src/domain/contacts/countries';
 import { interactionStatus } from '../../src/domain/contacts/read';
 import { buildSearchText, containsPattern } from '../../src/domain/contacts/search-text';
 
@@ -28,4 +28,12 @@ test('countries: all ISO 3166 alpha-3 codes, any case', () => {
   expect(isCountryCode('XXX')).toBe(false);
   expect(countryName('GBR')).toBe('United Kingdom');
   expect(countryName(null)).toBeNull();
+});
+
+test('countries: every alpha-2 code names exactly one alpha-3 code; anything else is no country', () => {
+  const alpha2 = Array.from({ length: 26 * 26 }, (_, i) => String.fromCharCode(65 + Math.floor(i / 26), 65 + (i % 26)));
+  const mapped = alpha2.map(alpha3Of).filter((v): v is string => v !== undefined);
+  expect(new Set(mapped).size).toBe(249);
+  expect([...mapped].sort()).toEqual([...COUNTRY_CODES].sort());
+  expect([alpha3Of('cy'), alpha3Of(' GB '), alpha3Of('cyp'), alpha3Of('ZZ'), alpha3Of('UK'), alpha3Of('XXX'), alpha3Of('C')]).toEqual(['CYP', 'GBR', 'CYP', undefined, undefined, undefined, undefined]);
 });

@@ -63,7 +63,7 @@ test('with definitions, each type accepts its values (JSON numbers and booleans 
 test('a value not of its type is 400 naming custom_fields.N.value, and no contact is made', async () => {
   for (const [key, value] of [
     ['age', 'abc'], ['age', '1e3'], ['age', '12,5'], ['age', '1.'], ['age', ' 1'],
-    ['birthday', '2023-02-29'], ['birthday', '29/02/2024'], ['birthday', '2024-2-1'], ['birthday', 1700000000],
+    ['birthday', '2023-02-29'], ['birthday', '29/02/2024'], ['birthday', '2024-2-1'], ['birthday', -86400], ['birthday', 1.5],
     ['vip', 'yes'], ['vip', 'TRUE'], ['vip', 1],
     ['tier', 'gold'], ['tier', 'BRONZE'],
   ] as Array<[string, unknown]>) {
@@ -72,6 +72,15 @@ test('a value not of its type is 400 naming custom_fields.N.value, and no contac
     expect([key, value, res.status, res.body.code, res.body.attribute]).toEqual([key, value, 400, 'INVALID_REQUEST', 'custom_fields.1.value']);
     expect((await api('GET', `/contacts/${c}`, { key: a.secretKey })).status).toBe(404);
   }
+});
+
+test('a DATE takes epoch seconds too, kept and answered as its UTC day (issue 19)', async () => {
+  const id = (await create([{ key: 'birthday', value: 1700000000 }])).body.id;
+  expect(await fieldsOf(id)).toEqual([{ key: 'birthday', value: '2023-11-14' }]);
+  expect((await update(id, { custom_fields: [{ key: 'birthday', value: '1704067200' }] })).status).toBe(200);
+  expect(await fieldsOf(id)).toEqual([{ key: 'birthday', value: '2024-01-01' }]);
+  expect((await update(id, { custom_fields: [{ key: 'birthday', value: '2024-02-29' }] })).status).toBe(200);
+  expect(await fieldsOf(id)).toEqual([{ key: 'birthday', value: '2024-02-29' }]);
 });
 
 test('an undefined key is 400 naming custom_fields.N.key; null or "" clears a field of any type', async () => {

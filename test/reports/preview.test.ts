@@ -258,3 +258,16 @@ test('401 without a credential, 403 without the reports scope', async () => {
   const reader = await keyWith(a.secretKey, ['reports:read']);
   expect((await preview('purchases', {}, reader)).status).toBe(200);
 });
+
+test('a country filter names a country, alpha-2 or alpha-3, and compares whole codes: CY is Cyprus, never the Cayman Islands', async () => {
+  const t = await createTenant('Reports countries');
+  for (const country of ['CYP', 'CYM', 'GRC']) {
+    await createId(t.secretKey, '/contacts', { contact_type: 'PERSON', first_name: 'In', last_name: country, addresses: [{ address_line_1: '1 Main St', country_code: country }] });
+  }
+  const found = async (value: string) =>
+    values(await preview('contacts', { filters_set: [{ key: 'country_code', value }], columns_set: [{ key: 'last_name' }] }, t.secretKey)).flat().sort();
+  for (const value of ['CY', '=cy', 'cyp', '=CYP']) expect([value, await found(value)]).toEqual([value, ['CYP']]);
+  expect(await found('KY')).toEqual(['CYM']);
+  // Text that names no country keeps the TEXT rule: a substring.
+  expect(await found('Y')).toEqual(['CYM', 'CYP']);
+});

@@ -90,7 +90,11 @@ async function start() {
   db = database();
 }
 
-/** SIGKILL: the service is one process (embedded Temporal and PGlite run inside it). */
+/**
+ * SIGKILL: the service is one process (embedded Temporal and PGlite run inside it). A real
+ * Temporal server (TEMPORAL_CLI) outlives it and retries the killed attempt after the
+ * activity's 30 s heartbeat timeout, within expectMailedOnce's wait.
+ */
 async function kill() {
   await db?.$disconnect().catch(() => undefined);
   db = undefined;

@@ -1,7 +1,7 @@
 // Accounting periods (spec 2.3 financials: accounting_period_id, opening_balance).
 import { z } from 'zod';
 import { contentList } from '../lists';
-import { pagingQuery, zEpoch } from '../validation';
+import { pagingQuery, whenParsed, zEpoch } from '../validation';
 
 export const PERIOD_STATES = ['OPEN', 'CLOSED'] as const;
 
@@ -11,7 +11,7 @@ const endDate = zEpoch.meta({ description: 'End of the period (epoch seconds, ex
 
 export const periodCreateBody = z
   .strictObject({ name, start_date: startDate, end_date: endDate })
-  .refine((p) => p.start_date < p.end_date, { path: ['end_date'], message: 'must be later than start_date' });
+  .refine((p) => p.start_date < p.end_date, { path: ['end_date'], message: 'must be later than start_date', ...whenParsed });
 
 /** Partial; only an OPEN period changes. The state changes only through /close. */
 export const periodUpdateBody = z.strictObject({ name: name.optional(), start_date: startDate.optional(), end_date: endDate.optional() });

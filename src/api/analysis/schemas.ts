@@ -6,7 +6,7 @@ import { PROFILE_CAP } from '../../domain/analysis/profiles';
 import { REWARDS_SORT_FIELDS } from '../../domain/analysis/rewards';
 import { contactSearchQuery } from '../contacts/responses';
 import { pagesList } from '../lists';
-import { pagingQuery, zCurrency, zEpoch, zId } from '../validation';
+import { pagingQuery, whenParsed, zCurrency, zEpochQuery, zId } from '../validation';
 
 const code = z.string().trim().min(1).max(100);
 const categoryFilter = {
@@ -21,8 +21,8 @@ export const rewardsAnalysisQuery = pagingQuery(REWARDS_SORT_FIELDS).extend({
 });
 
 export const orderAnalysisQuery = pagingQuery(ORDER_SORT_FIELDS).extend({
-  order_date_from: zEpoch.optional().meta({ description: 'Only orders performed at or after this second (epoch seconds, inclusive).' }),
-  order_date_to: zEpoch.optional().meta({ description: 'Only orders performed at or before this second (epoch seconds, inclusive).' }),
+  order_date_from: zEpochQuery.optional().meta({ description: 'Only orders performed at or after this second (epoch seconds, inclusive).' }),
+  order_date_to: zEpochQuery.optional().meta({ description: 'Only orders performed at or before this second (epoch seconds, inclusive).' }),
   currency_code: zCurrency.optional().meta({ description: "Only orders in this currency; default: the organisation's system currency." }),
   ...categoryFilter,
 });
@@ -80,7 +80,7 @@ export const profilesBody = z
     const given = (['ids', 'codes', 'search'] as const).filter((k) => body[k] !== undefined);
     if (given.length === 0) ctx.addIssue({ code: 'custom', path: ['ids'], message: 'give one of ids, codes or search' });
     if (given.length > 1) ctx.addIssue({ code: 'custom', path: [given[1]], message: 'give only one of ids, codes or search' });
-  });
+  }, whenParsed);
 
 const idNames = z.array(z.object({ id: z.string(), name: z.string() }));
 

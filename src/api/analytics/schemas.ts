@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CONTACT_METRICS, PERIODS } from '../../domain/analytics/contact';
 import { ORGANISATION_METRICS } from '../../domain/analytics/organisation';
 import { GRANULARITIES } from '../../domain/analytics/window';
-import { zBool, zEpoch } from '../validation';
+import { zBool, zEpochQuery } from '../validation';
 
 /** A comma-separated subset of `names`, each once, in the order given. */
 function metricList<const M extends readonly [string, ...string[]]>(names: M) {
@@ -25,8 +25,8 @@ function metricList<const M extends readonly [string, ...string[]]>(names: M) {
 
 export const organisationAnalyticsQuery = z.strictObject({
   metrics: metricList(ORGANISATION_METRICS),
-  from: zEpoch.optional().meta({ description: 'Start of the window, epoch seconds (inclusive). Default: to minus 24 hours (HOUR), 30 days (DAY) or 365 days (MONTH).' }),
-  to: zEpoch.optional().meta({ description: 'End of the window, epoch seconds (inclusive). Default: now.' }),
+  from: zEpochQuery.optional().meta({ description: 'Start of the window, epoch seconds (inclusive). Default: to minus 24 hours (HOUR), 30 days (DAY) or 365 days (MONTH).' }),
+  to: zEpochQuery.optional().meta({ description: 'End of the window, epoch seconds (inclusive). Default: now.' }),
   granularity: z
     .string()
     .transform((v) => v.toUpperCase())

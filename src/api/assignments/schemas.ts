@@ -3,7 +3,7 @@
 // assignees from (src/domain/assignments/resolve.ts).
 import { z } from 'zod';
 import { contentList } from '../lists';
-import { pagingQuery, zId, zRefCode, zRefName } from '../validation';
+import { pagingQuery, whenParsed, zId, zRefCode, zRefName } from '../validation';
 
 const description = z.string().trim().max(2000);
 
@@ -17,7 +17,7 @@ const userIds = z
       if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: 'listed twice' });
       seen.add(id);
     });
-  })
+  }, whenParsed)
   .meta({ description: 'Member users in order (the order breaks ties when a member is picked); an unknown one is 404 naming user_ids.N.' });
 
 const organisationId = zId.meta({

@@ -11,7 +11,7 @@ import {
 } from '../../domain/automations/catalogue';
 import { RECORD_STATUSES } from '../../domain/automations/records';
 import { contentList } from '../lists';
-import { pagingQuery, zId } from '../validation';
+import { pagingQuery, whenParsed, zId } from '../validation';
 
 export const AUTOMATION_STATES = ['INACTIVE', 'ACTIVE'] as const;
 export const MAX_ACTIONS = 50;
@@ -107,7 +107,7 @@ export const actionsBody = z.strictObject({
         if (seen.has(item.order)) ctx.addIssue({ code: 'custom', path: [i, 'order'], message: 'order given twice' });
         seen.add(item.order);
       });
-    })
+    }, whenParsed)
     .meta({ description: `The whole sequence (at most ${MAX_ACTIONS}); it replaces the stored one.` }),
 });
 
@@ -209,6 +209,9 @@ export const recordItem = z.object({
   event: z.object({ id: z.string(), type: z.string() }),
   entity: z.object({ type: z.string(), id: z.string(), reference: z.string().nullable() }),
   status: z.enum(RECORD_STATUSES),
+  reason: z.string().nullable().meta({
+    description: 'Why the action did not do its work (SKIPPED, FAILED, REJECTED): the filter group that failed, the refusal, the timeout; null otherwise.',
+  }),
   record_attributes: z.array(z.object({ id: z.string(), key: z.string(), label: z.string(), type: z.string(), value: z.string().nullable() })),
   workflow_id: z.string(),
   created_on: z.number().int(),

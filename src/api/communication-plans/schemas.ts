@@ -5,7 +5,7 @@ import { CHANNELS } from '../../domain/communications/integration-settings';
 import { frequencyProblem } from '../../domain/communications/schedule';
 import { templateContents } from '../communication-templates/schemas';
 import { contentList } from '../lists';
-import { pagingQuery, zEpoch, zId, zRefName } from '../validation';
+import { pagingQuery, whenParsed, zEpoch, zId, zRefName } from '../validation';
 
 export const PLAN_STATES = ['DRAFT', 'POSTED'] as const;
 
@@ -17,7 +17,7 @@ const frequency = z
   .superRefine((value, ctx) => {
     const problem = frequencyProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
+  }, whenParsed)
   .meta({ description: 'Cron expression in UTC: 5 fields (minute hour day-of-month month day-of-week), or 6 with seconds first.', example: '0 9 * * 1' });
 
 const ids = (what: string) => z.array(zId).max(50).meta({ description: `Ids of ${what}; each at most once.` });

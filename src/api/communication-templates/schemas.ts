@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { PLACEHOLDER_FIELDS, unknownPlaceholders } from '../../domain/communications/render';
 import { contentList } from '../lists';
-import { pagingQuery, zLanguage, zRefCode, zRefName } from '../validation';
+import { pagingQuery, whenParsed, zLanguage, zRefCode, zRefName } from '../validation';
 
 const PLACEHOLDERS = `Placeholders: ${PLACEHOLDER_FIELDS.map((f) => `{{contact.${f}}}`).join(', ')}; any other {{...}} is 400 naming the field.`;
 
@@ -14,7 +14,7 @@ const withPlaceholders = (max: number, description: string) =>
     .superRefine((text, ctx) => {
       const [unknown] = unknownPlaceholders(text);
       if (unknown !== undefined) ctx.addIssue({ code: 'custom', message: `unknown placeholder {{${unknown}}}; ${PLACEHOLDERS}` });
-    })
+    }, whenParsed)
     .meta({ description: `${description} ${PLACEHOLDERS}` });
 
 const content = z.strictObject({
@@ -34,7 +34,7 @@ export const templateContents = z
       if (seen.has(c.language)) ctx.addIssue({ code: 'custom', path: [i, 'language'], message: 'one content per language: listed twice' });
       seen.add(c.language);
     });
-  });
+  }, whenParsed);
 
 export const templateCreateBody = z.strictObject({
   name: zRefName,

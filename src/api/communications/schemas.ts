@@ -16,14 +16,14 @@ export const communicationCreateBody = z.strictObject({
   }),
   language: zLanguage.nullish().meta({ description: '3-letter code; picks the template content (else the contact\'s preferred language, else the first content).' }),
   recipient: z.string().trim().min(1).max(254).nullish().meta({ description: "Address (EMAIL) or phone number (SMS); absent: the contact's primary e-mail or phone." }),
-  subject: z.string().max(500).nullish().meta({ description: 'EMAIL and INAPP; required for EMAIL without a template.' }),
-  content: z.string().min(1).max(100_000).nullish().meta({ description: 'Plain text, sent as given; required without template_id.' }),
-  ignore_preferences: z.boolean().optional().meta({ description: "true: send although the contact opted out of the channel (email_opt_out, sms_opt_out)." }),
+  subject: z.string().max(500).nullish().meta({ description: 'EMAIL and INAPP; required for EMAIL without a template. {{contact.<field>}} placeholders render as in templates (an unknown one: 400).' }),
+  content: z.string().min(1).max(100_000).nullish().meta({ description: 'Plain text; required without template_id. {{contact.<field>}} placeholders render as in templates (an unknown one: 400).' }),
+  ignore_preferences: zBool.optional().meta({ description: "true: send although the contact opted out of the channel (email_opt_out, sms_opt_out)." }),
   template_id: zId.nullish().meta({ description: "A template rendered for the contact; its subject and contents replace subject and content." }),
 });
 
 export const communicationUpdateBody = z.strictObject({
-  is_archived: z.boolean(),
+  is_archived: zBool,
 });
 
 export const communicationListQuery = pagingQuery(['created_on', 'name', 'life_cycle_state', 'channel']).extend({

@@ -26,7 +26,7 @@ export function contactPaymentRoutes() {
       auth: { scope: 'contacts:write' }, summary: 'Add a payment method to a contact',
       description: 'Cards are stored masked only; a full card number is refused. IBANs are checked (mod-97).',
       params: contactRefParams, body: paymentMethodBody, response: idResponse, errors: [404, 409],
-      example: { payment_method_type: 'CARD', notes: 'Main card', card: { name: 'Ada Lovelace', brand: 'VISA', card_number: '411111******1111', first6: '411111', last4: '1111', expiration_month: 12, expiration_year: 2099 }, card_holder_details: { card_holder_name: 'Ada Lovelace', address_country: 'CYP' }, card_gateway_token: [{ gateway: 'STRIPE', token: 'tok_123' }] },
+      example: { payment_method_type: 'CARD', notes: 'Main card', card: { name: 'Ada Lovelace', brand: 'VISA', card_number: '411111******1111', first6: '411111', last4: '1111', expiration_month: 12, expiration_year: 2040 }, card_holder_details: { card_holder_name: 'Ada Lovelace', address_country: 'CYP' }, card_gateway_token: [{ gateway: 'STRIPE', token: 'tok_123' }] },
       handler: ({ ctx, params, body }) => addPaymentMethod(ctx.db, actorOf(ctx), params.id, body),
     }),
     route({

@@ -3,7 +3,7 @@
 import { pagingSchema } from '../lists';
 import { z } from 'zod';
 import { CONTACT_METRICS, CONTACT_SORT_FIELDS } from '../../domain/contacts/search';
-import { pagingQuery, zBool, zEpoch, zId } from '../validation';
+import { pagingQuery, zBool, zEpochQuery, zId } from '../validation';
 
 const idName = z.object({ id: z.string(), name: z.string() }).nullable();
 const nullableText = z.string().nullable();
@@ -130,8 +130,8 @@ export const contactSearchQuery = pagingQuery(CONTACT_SORT_FIELDS).extend({
   statutory_number: filter(100),
   cim: filter(100).meta({ description: 'Customer identification medium (the loyalty identifier).' }),
   loyalty_identifier: filter(100),
-  registered_on_from: zEpoch.optional().meta({ description: "Registered at or after this second (epoch seconds, inclusive)." }),
-  registered_on_to: zEpoch.optional().meta({ description: "Registered at or before this second (epoch seconds, inclusive)." }),
+  registered_on_from: zEpochQuery.optional().meta({ description: "Registered at or after this second (epoch seconds, inclusive)." }),
+  registered_on_to: zEpochQuery.optional().meta({ description: "Registered at or before this second (epoch seconds, inclusive)." }),
   organisation_id: zId.optional().meta({ description: "Owning organisation; only the caller's own organisation has contacts to show." }),
   financials: zBool.optional(),
   metrics: z

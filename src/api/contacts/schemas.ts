@@ -2,10 +2,10 @@
 // the main one and the "alternative contact shape"; src/domain/contacts/normalise.ts merges
 // them. Item schemas shared by create and update are built by functions of `forUpdate`.
 import { z } from 'zod';
-import { isCountryCode } from '../../domain/contacts/countries';
-import { zAmount, zBool, zCountry, zCurrency, zEpoch, zId, zLanguage } from '../validation';
+import { whenParsed, zAmount, zBool, zCountry, zCurrency, zEpoch, zId, zLanguage } from '../validation';
 
-export const zCountryCode = zCountry.refine(isCountryCode, { message: 'unknown ISO 3166 alpha-3 country code' });
+/** zCountry checks the code against ISO 3166 itself; the name stays for the schemas that use it. */
+export const zCountryCode = zCountry;
 
 const text = (max = 200) => z.string().trim().min(1).max(max);
 /** Optional on create; on update `null` clears it. */
@@ -15,7 +15,7 @@ const typeCode = z.string().regex(/^[A-Z][A-Z0-9_]{0,49}$/, 'must be an upper-ca
 
 export const zRef = z
   .strictObject({ id: zId.optional(), code: text(100).optional() })
-  .refine((r) => r.id !== undefined || r.code !== undefined, { message: 'give the id or the code' })
+  .refine((r) => r.id !== undefined || r.code !== undefined, { message: 'give the id or the code', ...whenParsed })
   .meta({ description: 'A reference by id or by code (one of the two).' });
 
 const code = text(100).regex(/^[^/]+$/, 'must not contain "/"');
@@ -86,7 +86,7 @@ export const demographics = z.strictObject({
   name_day: z.strictObject({ month: z.number().int().min(1).max(12), day: z.number().int().min(1).max(31) }).nullable().optional(),
   date_of_birth: dateParts
     .strict()
-    .refine((d) => new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDate() === d.day, { message: 'is not a calendar date' })
+    .refine((d) => new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDate() === d.day, { message: 'is not a calendar date', ...whenParsed })
     .nullable()
     .optional(),
 });

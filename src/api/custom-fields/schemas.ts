@@ -2,7 +2,7 @@
 // the records that gained them with the definitions (accounts, purchases).
 import { z } from 'zod';
 import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_KEY, CUSTOM_FIELD_TYPES } from '../../domain/custom-fields/types';
-import { zRefName } from '../validation';
+import { whenParsed, zRefName } from '../validation';
 
 const upper = (v: string) => v.toUpperCase();
 
@@ -24,7 +24,7 @@ const allowedValues = z
   .array(z.string().trim().min(1).max(200))
   .min(1)
   .max(100)
-  .refine((values) => new Set(values).size === values.length, { message: 'must not repeat a value' })
+  .refine((values) => new Set(values).size === values.length, { message: 'must not repeat a value', ...whenParsed })
   .meta({ description: 'LIST only, and required for it: the values a field may take (compared exactly).' });
 
 export const definitionCreateBody = z.strictObject({

@@ -13,7 +13,7 @@ import {
 } from '../../domain/loyalty/reference/values';
 import { contentList } from '../lists';
 import { PRODUCT_ID_TYPES } from '../spend-conditions/schemas';
-import { pagingQuery, zAmount, zCurrency, zEpoch, zId, zRefCode, zRefName } from '../validation';
+import { pagingQuery, whenParsed, zAmount, zCurrency, zEpoch, zId, zRefCode, zRefName } from '../validation';
 
 const code = zRefCode;
 const name = zRefName;
@@ -37,14 +37,14 @@ function distinct<T>(key: (item: T) => string, field?: string) {
 const merchants = z
   .array(zId)
   .max(200)
-  .superRefine(distinct((id: string) => id))
+  .superRefine(distinct((id: string) => id), whenParsed)
   .meta({ description: 'Ids of network units (/organisations) of type MERCHANT; empty: every merchant.' });
 
 const productRef = z.strictObject({ id_type: z.enum(PRODUCT_ID_TYPES), id: zId });
 const products = z
   .array(productRef)
   .max(200)
-  .superRefine(distinct((p: { id_type: string; id: string }) => `${p.id_type}:${p.id}`, 'id'))
+  .superRefine(distinct((p: { id_type: string; id: string }) => `${p.id_type}:${p.id}`, 'id'), whenParsed)
   .meta({ description: 'Products, product types or product families (as in spend conditions); empty: every product.' });
 
 const listFilters = {
@@ -62,7 +62,7 @@ const stamps = { created_on: z.number().int(), updated_on: z.number().int() };
 const signUpCodes = z
   .array(z.string().trim().min(1).max(100))
   .max(1000)
-  .superRefine(distinct((c: string) => c))
+  .superRefine(distinct((c: string) => c), whenParsed)
   .meta({ description: 'Codes that admit an account to a CLOSE_LOOP_SIGN_UP scheme: required (non-empty) for it, not allowed otherwise.' });
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
@@ -74,7 +74,7 @@ const allowedDomain = z
 const allowedDomains = z
   .array(allowedDomain)
   .max(1000)
-  .superRefine(distinct((d: string) => d))
+  .superRefine(distinct((d: string) => d), whenParsed)
   .meta({
     description:
       'E-mail domains admitted to an EMAIL_DOMAIN scheme: required (non-empty) for it, not allowed otherwise. Stored lower-case, without a leading "@".',

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { zCountryCode } from '../contacts/schemas';
 import { contentList } from '../lists';
-import { pagingQuery, postalAddressOut, zId } from '../validation';
+import { pagingQuery, postalAddressOut, whenParsed, zId } from '../validation';
 
 export const UNIT_TYPES = ['MERCHANT', 'VENUE', 'SUBSIDIARY'] as const;
 
@@ -49,7 +49,7 @@ const unitFields = {
 export const unitCreateBody = z.strictObject({
   ...unitFields,
   locations: unitFields.locations.optional(),
-  taps: z.array(newTap).max(100).superRefine(distinctCodes).optional(),
+  taps: z.array(newTap).max(100).superRefine(distinctCodes, whenParsed).optional(),
 });
 
 /** Partial: only the fields given change; a list given replaces the list. */
@@ -60,7 +60,7 @@ export const unitUpdateBody = z.strictObject({
   type: unitFields.type.optional(),
   parent_id: unitFields.parent_id,
   locations: unitFields.locations.optional(),
-  taps: z.array(tapUpdate).max(100).superRefine(distinctCodes).optional(),
+  taps: z.array(tapUpdate).max(100).superRefine(distinctCodes, whenParsed).optional(),
 });
 
 export const unitListQuery = pagingQuery(['name', 'code', 'type', 'created_on']).extend({

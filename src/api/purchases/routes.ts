@@ -15,17 +15,19 @@ import { route, type RouteDef } from '../route';
 import { idResponse } from '../validation';
 import { issuedVouchers, presentFeedItem, presentPurchase, presentPurchaseEvent } from './present';
 import { eventBody, eventRecord, feedItem, feedParams, feedQuery, purchaseBody, purchaseItem, purchaseListQuery, purchaseParams, purchaseResponse, returnBody } from './schemas';
+import { nowSeconds } from '../../domain/clock';
 
 const TAG = 'Purchases';
 const read = { scope: 'purchases:read' } as const;
 const write = { scope: 'purchases:write' } as const;
 
+// Names the product and tap the examples of POST /products and PUT /organisations/{id} make.
 const EXAMPLE = {
   contact_id: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10',
   reference_number: 'POS-2026-000123',
-  products: [{ product_sku: 'COFFEE-1', net_amount: 8.2, tax_amount: 1.8, total_amount: 10, quantity: 2 }],
+  products: [{ product_sku: 'ESPRESSO-01', net_amount: 8.2, tax_amount: 1.8, total_amount: 10, quantity: 2 }],
   spend_request: { amount: 2 },
-  merchant_tap: { code: 'TILL-1' },
+  merchant_tap: { code: 'CAFE-01-T2' },
 };
 
 export function purchaseRoutes(deps: AppDeps): RouteDef[] {
@@ -70,11 +72,11 @@ export function purchaseRoutes(deps: AppDeps): RouteDef[] {
       summary: 'Submit a customer event and get its event record',
       description: 'type PURCHASE with `purchase` (the POST /purchases body) posts the purchase through the same code and answers 201 with the record of what it did. Other types: 400.',
       body: eventBody, response: eventRecord, status: 201, errors: [404, 409], transaction: 'sql', secretFields: ['vouchers'],
-      example: { type: 'PURCHASE', purchase: EXAMPLE },
+      example: { type: 'PURCHASE', purchase: { ...EXAMPLE, reference_number: 'POS-2026-000124' } },
       handler: async ({ ctx, body }) => {
         if (body.type.toUpperCase() !== 'PURCHASE') throw invalid('type', `Event type ${body.type} is not supported; supported: PURCHASE`);
         if (!body.purchase) throw invalid('purchase', 'A PURCHASE event carries the purchase');
-        const submittedOn = new Date();
+        const submittedOn = nowSeconds();
         const posted = await postPurchase(moneyContext(deps, ctx), body.purchase, submittedOn);
         return presentPurchaseEvent(posted, await purchaseFacts(ctx.sql, posted), submittedOn);
       },

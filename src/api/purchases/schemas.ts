@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { contactParams } from '../contacts/schemas';
 import { customFieldsBody, customFieldsOut } from '../custom-fields/schemas';
-import { pagingQuery, zAmount, zCurrency, zEpoch, zId } from '../validation';
+import { pagingQuery, whenParsed, zAmount, zCurrency, zEpoch, zEpochQuery, zId } from '../validation';
 
 const nonNegative = zAmount.refine((v) => v.gte(0), { message: 'must not be negative' });
 const positive = zAmount.refine((v) => v.gt(0), { message: 'must be greater than 0' });
@@ -11,7 +11,7 @@ const positive = zAmount.refine((v) => v.gt(0), { message: 'must be greater than
 /** A reference by id or code: exactly one of the two. */
 const idOrCode = z
   .strictObject({ id: zId.optional(), code: z.string().min(1).max(100).optional() })
-  .refine((v) => (v.id === undefined) !== (v.code === undefined), { message: 'give id or code, not both' });
+  .refine((v) => (v.id === undefined) !== (v.code === undefined), { message: 'give id or code, not both', ...whenParsed });
 
 const product = z.strictObject({
   product_sku: z.string().min(1).max(100),
@@ -58,8 +58,8 @@ export const returnBody = z.strictObject({
 export const purchaseListQuery = pagingQuery(['performed_on', 'created_on', 'number', 'total_amount', 'reference_number']).extend({
   contact_id: z.string().min(1).max(100).optional(),
   reference_number: z.string().min(1).max(100).optional(),
-  performed_on_from: zEpoch.optional().meta({ description: 'Absent: the last 10 purchases are answered.' }),
-  performed_on_to: zEpoch.optional(),
+  performed_on_from: zEpochQuery.optional().meta({ description: 'Absent: the last 10 purchases are answered.' }),
+  performed_on_to: zEpochQuery.optional(),
   life_cycle_state: z.enum(['POSTED', 'CANCELLED']).optional(),
 });
 
@@ -99,7 +99,7 @@ export const feedParams = contactParams;
 export const feedQuery = pagingQuery(['created_date']).extend({
   activity_type: z.string().optional().meta({ description: 'Comma-separated: PURCHASE, AWARD, SPEND, TOPUP, TRANSFER, VOID, CREDIT, DEBIT, RETURN, EXPIRY, VOUCHER_USE.' }),
   created_date: z
-    .union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD or epoch seconds'), zEpoch])
+    .union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD or epoch seconds'), zEpochQuery])
     .optional()
     .meta({ description: 'The day (UTC) of the activity: YYYY-MM-DD, or epoch seconds of any moment in it.' }),
 });

@@ -85,7 +85,7 @@ export function rewardRoutes(): RouteDef[] {
         'EMAIL_DOMAIN an email_address at one of its allowed_domains (400 naming email_address), OPEN nothing. ' +
         'Already joined: 409 ALREADY_EXISTS naming reward_scheme_id; a participation ended before is re-opened. Answers the scheme id.',
       params: idParams, body: schemeSignUpBody, response: idResponse, errors: [404, 409],
-      example: { reward_scheme_id: SOME_ID, email_address: 'ann@example.com', sign_up_code: 'WELCOME', signed_up_on: 1735689600 },
+      example: { reward_scheme_id: SOME_ID, email_address: 'ann@example.com', sign_up_code: 'WELCOME-2027', signed_up_on: 1735689600 },
       handler: ({ ctx, params, body }) => joinScheme(ctx.db, actorOf(ctx), params.id, body),
     }),
     route({

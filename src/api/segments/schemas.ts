@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { contentList } from '../lists';
 import { contactSearchQuery } from '../contacts/responses';
-import { pagingQuery, zId, zRefCode, zRefName } from '../validation';
+import { pagingQuery, whenParsed, zEpoch, zId, zRefCode, zRefName } from '../validation';
 
 export const SEGMENT_TYPES = ['STATIC', 'FILTER'] as const;
 
@@ -21,10 +21,10 @@ export const segmentFilters = z
       statutory_number: true,
       cim: true,
       loyalty_identifier: true,
-      registered_on_from: true,
-      registered_on_to: true,
     }).shape,
   )
+  // A body carries epochs as JSON integers, where the query string carries them as text.
+  .extend({ registered_on_from: zEpoch.optional(), registered_on_to: zEpoch.optional() })
   .meta({ description: 'FILTER only: filters of GET /contacts (same names and meaning), all of which a contact must match; {} is every contact.' });
 
 const contactIds = z
@@ -36,7 +36,7 @@ const contactIds = z
       if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: 'listed twice' });
       seen.add(id);
     });
-  })
+  }, whenParsed)
   .meta({ description: 'STATIC only: ids of contacts of the organisation (an unknown one is 400 naming contact_ids.N).' });
 
 export const segmentCreateBody = z.strictObject({

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { contentList } from '../lists';
 import { locationItem } from '../network/schemas';
-import { pagingQuery, zId, zRefCode, zRefName } from '../validation';
+import { pagingQuery, whenParsed, zId, zRefCode, zRefName } from '../validation';
 
 export const PRODUCT_ID_TYPES = ['FAMILY', 'TYPE', 'PRODUCT'] as const;
 
@@ -22,7 +22,7 @@ export const timing = z
       .or(z.literal('24:00'))
       .meta({ description: 'Exclusive, HH:MM; 24:00 is the end of the day.' }),
   })
-  .refine((t) => t.start_time < t.end_time, { path: ['end_time'], message: 'must be later than start_time' })
+  .refine((t) => t.start_time < t.end_time, { path: ['end_time'], message: 'must be later than start_time', ...whenParsed })
   .transform((t) => ({ month: t.month ?? null, day: t.day ?? null, start_time: t.start_time, end_time: t.end_time }));
 
 const productRef = z.strictObject({ id_type: z.enum(PRODUCT_ID_TYPES), id: zId });

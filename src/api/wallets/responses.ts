@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { contentList } from '../lists';
 import { spendConditionItem } from '../spend-conditions/schemas';
-import { pagingQuery, zBool, zEpoch, zId } from '../validation';
+import { pagingQuery, zBool, zEpochQuery, zId } from '../validation';
 
 const amount = z.number();
 const altAmount = z.number().nullable();
@@ -25,8 +25,8 @@ export const walletTransaction = z.object({
 export const walletTransactionList = contentList(walletTransaction);
 
 export const walletTransactionQuery = pagingQuery(['created_on', 'amount', 'number', 'transaction_date']).extend({
-  created_on_from: zEpoch.optional(),
-  created_on_to: zEpoch.optional(),
+  created_on_from: zEpochQuery.optional(),
+  created_on_to: zEpochQuery.optional(),
   classification: z.enum(['CREDIT', 'DEBIT', 'TRANSFER', 'VOID', 'EXPIRY', 'TOPUP', 'AWARD', 'SPEND', 'RETURN']).optional(),
   life_cycle_state: z.enum(['POSTED', 'VOID']).optional(),
 });

@@ -6,7 +6,8 @@ import type { Tx } from '../../db/client';
 import type { Mailer } from '../../mail';
 import { resolveAssignee, type Assignee, type AssignmentAction } from '../assignments/resolve';
 import { audit, type AuditActor } from '../audit';
-import { createCommunication } from '../communications/communications';
+import { createCommunication, placeholderValues } from '../communications/communications';
+import { renderDirect, renderMessage } from '../communications/render';
 import { conflict, invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import { createWebhookRequest } from '../webhooks/requests';
@@ -97,19 +98,24 @@ async function communicateCustomer(tx: Tx, ctx: RunContext): Promise<ActionOutco
 /**
  * An e-mail to a user of the organisation (staff), through the service's mailer. Its Message-ID
  * comes from the record's key: a retried step sends the same message again, not a second one.
+ * Placeholders name the event's contact (empty when the event has none).
  */
 async function communicateUser(tx: Tx, mail: Mailer, ctx: RunContext): Promise<ActionOutcome> {
   const p = ctx.step.parameters;
   const user = await tx.user.findFirst({ where: { organisationId: ctx.organisationId, id: p.user_id } });
   if (!user) throw notFound('User', 'user_id');
   if (!user.email) throw conflict('NO_ASSIGNEE', `user ${user.username} has no e-mail address`, 'user_id');
-  let subject = p.subject;
-  let text = p.content;
+  const contactId = typeof ctx.event.payload.contact_id === 'string' ? ctx.event.payload.contact_id : undefined;
+  const values = await placeholderValues(tx, ctx.organisationId, ctx.entity.type === 'CONTACTS' ? ctx.entity.id : contactId);
+  let subject = renderDirect(p.subject, values, 'subject');
+  let text = renderDirect(p.content, values, 'content');
   if (p.template_id) {
     const template = await tx.communicationTemplate.findFirst({ where: { organisationId: ctx.organisationId, id: p.template_id }, include: { contents: { orderBy: { position: 'asc' } } } });
     if (!template) throw notFound('Communication template', 'template_id');
-    subject ??= template.contents[0]?.subject ?? template.name;
-    text ??= template.contents[0]?.plainContent ?? '';
+    const contents = template.contents.map((c) => ({ language: c.language, subject: c.subject, rich_content: c.richContent, plain_content: c.plainContent }));
+    const message = contents.length ? renderMessage(contents, { channel: 'EMAIL' }, values) : null;
+    subject ??= message?.subject ?? template.name;
+    text ??= message?.content ?? '';
   }
   const messageId = `<${ctx.event.id}.${ctx.step.actionId}@automations.backoffice>`;
   await mail.send({ to: user.email, subject: subject ?? ctx.automation.name, text: text ?? '', messageId });

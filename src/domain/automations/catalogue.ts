@@ -24,15 +24,23 @@ export const OPERATORS_BY_TYPE: Record<AttributeType, readonly FilterOperator[]>
   BOOLEAN: ['EQUAL', 'NOT_EQUAL'],
 };
 
+/**
+ * A STRING that holds a standard code: a filter value must be such a code, in the form records
+ * store (a country as alpha-3), or it could never match.
+ */
+export type CodeFormat = 'COUNTRY' | 'LANGUAGE' | 'CURRENCY';
+
 export interface AttributeDef {
   code: string;
   label: string;
   type: AttributeType;
   /** Dotted path into the event data (the outbox payload, with `contact` the contact's snapshot). */
   path: string;
+  format?: CodeFormat;
 }
 
-const attr = (code: string, label: string, type: AttributeType, path: string): AttributeDef => ({ code, label, type, path });
+const attr = (code: string, label: string, type: AttributeType, path: string, format?: CodeFormat): AttributeDef =>
+  ({ code, label, type, path, ...(format ? { format } : {}) });
 
 /**
  * Every attribute, once: a code means the same path and type on every entity that lists it, so
@@ -49,17 +57,17 @@ const ATTRIBUTES: Record<string, AttributeDef> = Object.fromEntries(
     attr('CODE', 'Contact code', 'STRING', 'contact.code'),
     attr('EMAIL_ADDRESS', 'E-mail address', 'STRING', 'contact.email_address'),
     attr('PHONE_NUMBER', 'Phone number', 'STRING', 'contact.phone_number'),
-    attr('LANGUAGE_CODE', 'Language', 'STRING', 'contact.language_code'),
+    attr('LANGUAGE_CODE', 'Language', 'STRING', 'contact.language_code', 'LANGUAGE'),
     attr('CATEGORY_ID', 'Contact category', 'STRING', 'contact.category_id'),
     attr('POSTAL_CODE', 'Postal code', 'STRING', 'contact.postal_code'),
-    attr('COUNTRY_CODE', 'Country', 'STRING', 'contact.country_code'),
+    attr('COUNTRY_CODE', 'Country', 'STRING', 'contact.country_code', 'COUNTRY'),
     attr('CREATED_ON', 'Contact registered on', 'DATE', 'contact.created_on'),
     attr('IS_ANONYMIZED', 'Contact is anonymized', 'BOOLEAN', 'contact.is_anonymized'),
     // Facts of the events themselves.
     attr('ACCOUNT_IDS', 'Accounts created', 'LIST', 'account_ids'),
     attr('ACCOUNT_ID', 'Account', 'STRING', 'account_id'),
     attr('AMOUNT', 'Amount', 'NUMBER', 'amount'),
-    attr('CURRENCY_CODE', 'Currency', 'STRING', 'currency_code'),
+    attr('CURRENCY_CODE', 'Currency', 'STRING', 'currency_code', 'CURRENCY'),
     attr('REWARD_OFFER_ID', 'Reward offer', 'STRING', 'reward_offer_id'),
     attr('REFERENCE_NUMBER', 'Reference number', 'STRING', 'reference_number'),
     attr('TOTAL_AMOUNT', 'Total amount', 'NUMBER', 'total_amount'),
@@ -139,6 +147,14 @@ export function entityIdOf(entity: string, payload: Record<string, unknown>): st
   return typeof value === 'string' ? value : undefined;
 }
 
+/** A code is equal or not, or one of a list: its substrings and order mean nothing. */
+const CODE_OPERATORS: readonly FilterOperator[] = ['EQUAL', 'NOT_EQUAL', 'IN'];
+
+/** The operators a filter may use on this attribute. */
+export function operatorsOf(def: AttributeDef): readonly FilterOperator[] {
+  return def.format ? CODE_OPERATORS : OPERATORS_BY_TYPE[def.type];
+}
+
 /** The attribute a stored filter names (codes mean the same on every entity). */
 export function attributeDef(code: string): AttributeDef | undefined {
   return ATTRIBUTES[code];
@@ -170,6 +186,8 @@ export interface ParameterDef {
   max?: number;
   values?: readonly string[];
   ref?: ParameterRef;
+  /** A STRING rendered with `{{contact.<field>}}` placeholders: an unknown one is refused when stored. */
+  placeholders?: boolean;
 }
 
 /** At least one of the groups must be complete: template_id, or subject with content. */
@@ -210,8 +228,8 @@ const uuid = (key: string, parameterType: string, ref: ParameterRef, required: b
 
 const MESSAGE = [
   uuid('template_id', 'TEMPLATE', 'template', false, 'A communication template of the organisation; or subject and content.'),
-  p('subject', 'SUBJECT', 'STRING', false, 'Subject (without template_id); {{contact.first_name}} placeholders as in templates.', { max: 500 }),
-  p('content', 'CONTENT', 'STRING', false, 'Content (without template_id).', { max: 20000 }),
+  p('subject', 'SUBJECT', 'STRING', false, "Subject (without template_id); {{contact.first_name}} placeholders as in templates, for the event's contact.", { max: 500, placeholders: true }),
+  p('content', 'CONTENT', 'STRING', false, "Plain-text content (without template_id); {{contact.first_name}} placeholders as in templates, for the event's contact.", { max: 20000, placeholders: true }),
   uuid('integration_id', 'INTEGRATION', 'integration', false, "The integration that sends it; default: the organisation's integration of the channel."),
 ];
 const MESSAGE_RULE: ParameterRule = { oneOf: [['template_id'], ['subject', 'content']], message: 'template_id, or subject and content, is required' };

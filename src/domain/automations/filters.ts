@@ -7,8 +7,9 @@
 // never matches, whatever its operator (NOT_EQUAL included). Text compares case-insensitively;
 // numbers compare exactly as decimals (amounts are decimal text in the payloads).
 import { Money } from '../money';
+import { alpha3Of } from '../contacts/countries';
 import { invalid } from '../errors';
-import { attributeDef, entityAttribute, OPERATORS_BY_TYPE, type AttributeType, type FilterOperator } from './catalogue';
+import { attributeDef, entityAttribute, operatorsOf, type AttributeDef, type AttributeType, type FilterOperator } from './catalogue';
 
 type Scalar = string | number | boolean;
 
@@ -68,7 +69,7 @@ export function matchFilter(f: StoredFilter, data: Record<string, unknown>): boo
     case 'DATE':
       return compareWith(f, decimal(actual), decimal);
     case 'STRING':
-      return isScalar(actual) ? matchText(f, text(actual)) : false;
+      return isScalar(actual) ? matchText(def.format === 'COUNTRY' ? asAlpha3(f) : f, text(actual)) : false;
     case 'BOOLEAN': {
       const b = bool(actual);
       const wanted = bool(f.value);
@@ -84,6 +85,13 @@ export function matchFilter(f: StoredFilter, data: Record<string, unknown>): boo
       return items.includes(text(wanted));
     }
   }
+}
+
+/** A country filter stored before alpha-2 was normalised on write (CY) still finds CYP. */
+function asAlpha3(f: StoredFilter): StoredFilter {
+  const code = (v: string | number) => alpha3Of(String(v)) ?? v;
+  const value = typeof f.value === 'string' ? code(f.value) : f.value;
+  return { ...f, value, value_list: f.value_list?.map(code) ?? null };
 }
 
 function matchText(f: StoredFilter, actual: string): boolean {
@@ -158,25 +166,31 @@ function checkFilter(entity: string, f: FilterInput, at: string, id: string): St
   const def = entityAttribute(entity, f.attribute);
   if (!def) throw invalid(`${at}.attribute`, `${at}.attribute: ${f.attribute} is not an attribute of ${entity} (GET /automation_events)`);
   if (f.type && f.type !== def.type) throw invalid(`${at}.type`, `${at}.type: ${f.attribute} is of type ${def.type}`);
-  if (!OPERATORS_BY_TYPE[def.type].includes(f.operator)) {
-    throw invalid(`${at}.operator`, `${at}.operator: ${f.operator} does not apply to ${def.type}; allowed: ${OPERATORS_BY_TYPE[def.type].join(', ')}`);
+  const operators = operatorsOf(def);
+  if (!operators.includes(f.operator)) {
+    throw invalid(`${at}.operator`, `${at}.operator: ${f.operator} does not apply to ${def.format ?? def.type}; allowed: ${operators.join(', ')}`);
   }
   const hasValue = f.value !== undefined && f.value !== null;
   const hasList = f.value_list !== undefined && f.value_list !== null;
   if (f.operator === 'IN') {
     if (hasValue) throw invalid(`${at}.value`, `${at}.value: IN takes value_list, not value`);
     if (!hasList || !f.value_list!.length) throw invalid(`${at}.value_list`, `${at}.value_list: IN needs at least one value`);
-    const list = f.value_list!.map((v, i) => checkValue(def.type === 'LIST' ? 'STRING' : def.type, v, `${at}.value_list.${i}`) as string | number);
+    const list = f.value_list!.map((v, i) => checkValue(def, v, `${at}.value_list.${i}`) as string | number);
     return { id, attribute: def.code, type: def.type, operator: f.operator, value: null, value_list: list };
   }
   if (hasList) throw invalid(`${at}.value_list`, `${at}.value_list: only IN takes value_list; give value`);
   if (!hasValue) throw invalid(`${at}.value`, `${at}.value: required with ${f.operator}`);
-  const value = checkValue(def.type === 'LIST' ? 'STRING' : def.type, f.value!, `${at}.value`);
+  const value = checkValue(def, f.value!, `${at}.value`);
   return { id, attribute: def.code, type: def.type, operator: f.operator, value, value_list: null };
 }
 
-/** The value in its stored form: NUMBER as decimal text, DATE as epoch seconds, BOOLEAN, STRING. */
-function checkValue(type: AttributeType, v: Scalar, at: string): Scalar {
+/**
+ * The value in its stored form: NUMBER as decimal text, DATE as epoch seconds, BOOLEAN, STRING,
+ * a code as records store it. LIST elements are STRINGs.
+ */
+function checkValue(def: AttributeDef, v: Scalar, at: string): Scalar {
+  if (def.format) return checkCode(def.format, v, at);
+  const type: AttributeType = def.type === 'LIST' ? 'STRING' : def.type;
   switch (type) {
     case 'NUMBER': {
       const d = typeof v === 'boolean' ? undefined : decimal(v);
@@ -196,5 +210,24 @@ function checkValue(type: AttributeType, v: Scalar, at: string): Scalar {
     default:
       if (typeof v === 'boolean') throw invalid(at, `${at}: must be text`);
       return String(v);
+  }
+}
+
+const THREE_LETTERS = /^[A-Za-z]{3}$/;
+
+function checkCode(format: NonNullable<AttributeDef['format']>, v: Scalar, at: string): string {
+  const given = String(v).trim();
+  switch (format) {
+    case 'COUNTRY': {
+      const code = typeof v === 'string' ? alpha3Of(given) : undefined;
+      if (!code) throw invalid(at, `${at}: ${given} is not an ISO 3166 country code (alpha-2 such as CY, or alpha-3 such as CYP)`);
+      return code;
+    }
+    case 'LANGUAGE':
+      if (typeof v !== 'string' || !THREE_LETTERS.test(given)) throw invalid(at, `${at}: must be a 3-letter ISO 639 language code (eng, ell), as contacts store it`);
+      return given.toLowerCase();
+    case 'CURRENCY':
+      if (typeof v !== 'string' || !THREE_LETTERS.test(given)) throw invalid(at, `${at}: must be a 3-letter ISO 4217 currency code`);
+      return given.toUpperCase();
   }
 }

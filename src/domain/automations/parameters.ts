@@ -3,6 +3,7 @@
 import type { Tx } from '../../db/client';
 import { invalid, notFound } from '../errors';
 import { isId, normaliseId } from '../ids';
+import { PLACEHOLDER_FIELDS, unknownPlaceholders } from '../communications/render';
 import type { ActionDef, ParameterDef, ParameterRef } from './catalogue';
 
 type Scalar = string | number | boolean;
@@ -96,6 +97,11 @@ function checkValue(def: ParameterDef, v: Scalar, at: string): string {
     default:
       if (typeof v !== 'string' || !text) throw invalid(at, `${at}: ${def.key} must be non-empty text`);
       if (def.max !== undefined && v.length > def.max) throw invalid(at, `${at}: ${def.key} is at most ${def.max} characters`);
+      if (def.placeholders) {
+        const [unknown] = unknownPlaceholders(v);
+        const known = PLACEHOLDER_FIELDS.map((f) => `{{contact.${f}}}`).join(', ');
+        if (unknown !== undefined) throw invalid(at, `${at}: unknown placeholder {{${unknown}}} in ${def.key}; known: ${known}`);
+      }
       return v;
   }
 }

@@ -68,6 +68,7 @@ export function presentRecord(r: AdaptorActionRecord) {
     event: { id: r.eventId, type: r.eventType },
     entity: { type: r.entityType, id: r.entityId, reference: r.entityReference },
     status: r.status as RecordStatus,
+    reason: recordReason(r.status, attributesOf(r)),
     record_attributes: attributesOf(r),
     workflow_id: r.workflowId,
     created_on: Math.floor(r.createdAt.getTime() / 1000),
@@ -76,6 +77,19 @@ export function presentRecord(r: AdaptorActionRecord) {
 }
 
 const attributesOf = (r: AdaptorActionRecord): RecordAttribute[] => (Array.isArray(r.attributes) ? (r.attributes as unknown as RecordAttribute[]) : []);
+
+const UNDONE: ReadonlySet<string> = new Set(['SKIPPED', 'FAILED', 'REJECTED']);
+
+/**
+ * Why an action did not do its work (SKIPPED, FAILED, REJECTED): its `reason` attribute (filters
+ * not met, an approval's timeout), else its `error` (a business refusal, an opted-out contact);
+ * null otherwise. Read from the attributes, so records written before it have one too.
+ */
+export function recordReason(status: string, attributes: readonly RecordAttribute[]): string | null {
+  if (!UNDONE.has(status)) return null;
+  const value = (key: string) => attributes.find((a) => a.key === key)?.value;
+  return value('reason') ?? value('error') ?? null;
+}
 
 /** The adaptor and action of the path, as catalogue codes. */
 export interface RecordScope {
@@ -153,4 +167,23 @@ function withAttribute(attributes: RecordAttribute[], key: string, label: string
   const found = attributes.some((a) => a.key === key);
   const next = found ? attributes.map((a) => (a.key === key ? { ...a, value } : a)) : [...attributes, recordAttribute(key, label, type, value)];
   return next as unknown as Prisma.InputJsonValue;
+}
+
+/**
+ * The approvals still PENDING among `where` become REJECTED with `reason` (a `reason` attribute):
+ * the wait timed out, or the run's workflow was ended by an operator. Conditional on PENDING, so
+ * a decision that got there first keeps it. Answers how many it rejected.
+ */
+export async function rejectPendingApprovals(
+  tx: Tx, organisationId: string, where: { id?: string; automationId?: string; eventId?: string }, reason: string,
+): Promise<number> {
+  const pending = await tx.adaptorActionRecord.findMany({ where: { organisationId, ...where, adaptorAction: 'REQUEST_APPROVAL', status: 'PENDING' } });
+  let rejected = 0;
+  for (const record of pending) {
+    const attributes = withAttribute(attributesOf(record), 'status', 'Status', 'STRING', 'REJECTED') as unknown as RecordAttribute[];
+    const next = withAttribute(attributes, 'reason', 'Reason', 'STRING', reason);
+    const { count } = await tx.adaptorActionRecord.updateMany({ where: { organisationId, id: record.id, status: 'PENDING' }, data: { status: 'REJECTED', attributes: next } });
+    rejected += count;
+  }
+  return rejected;
 }

@@ -7,7 +7,7 @@ import { conflict, invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import type { ListArgs, ListPage } from '../lists';
 import { findContact } from '../contacts/lookup';
-import { renderMessage, type RenderContact } from './render';
+import { renderDirect, renderMessage, type RenderContact } from './render';
 import type { Channel } from './integration-settings';
 import type { CommunicationInput } from './types';
 
@@ -56,8 +56,9 @@ export async function createCommunication(tx: Tx, actor: AuditActor, input: Comm
   }
   if (recipient && channel === 'EMAIL' && !/^[^\s@<>]+@[^\s@<>]+$/.test(recipient)) throw invalid('recipient', 'recipient: must be an e-mail address');
 
-  let subject = input.subject ?? null;
-  let content = input.content ?? null;
+  // Direct text renders like a template's: a new user's `{{contact.first_name}}` is never sent raw.
+  let subject = renderDirect(input.subject, details.render, 'subject');
+  let content = renderDirect(input.content, details.render, 'content');
   let richContent: string | null = null;
   let language = input.language ?? null;
   if (input.template_id) {
@@ -109,6 +110,12 @@ export async function pickIntegration(tx: Tx, organisationId: string, channel: C
   const first = await tx.integration.findFirst({ where: { organisationId, channel }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   if (!first && channel === 'SMS') throw invalid('integration_id', 'integration_id: required, the organisation has no SMS integration');
   return first;
+}
+
+/** The placeholder values of a contact of the organisation; none (each renders empty) without one. */
+export async function placeholderValues(tx: Tx, organisationId: string, contactId: string | undefined): Promise<RenderContact> {
+  const contact = contactId ? await tx.contact.findFirst({ where: { organisationId, id: contactId } }) : null;
+  return contact ? (await contactDetails(tx, organisationId, contact)).render : {};
 }
 
 /** Primary e-mail and phone (else the first one), and the placeholder values. */

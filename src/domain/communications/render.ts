@@ -4,7 +4,9 @@
 // the fixed, published list of fields in PLACEHOLDER_FIELDS. Anything else between `{{` and `}}`
 // is refused when a template is written (400 naming the content field), so a render never meets
 // an unknown one. A field the contact has no value for renders as the empty string. Values are
-// HTML-escaped in rich_content and inserted as they are in subject and plain_content.
+// HTML-escaped in rich_content and inserted as they are in subject and plain_content. Direct
+// content (a subject and content given without a template) renders the same way (renderDirect).
+import { invalid } from '../errors';
 
 /** The contact fields a template may name, as `{{contact.<field>}}`. */
 export const PLACEHOLDER_FIELDS = [
@@ -62,6 +64,19 @@ export function renderTemplate<C extends TemplateContent>(content: C, contact: R
   if (content.plain_content != null) out.plain_content = fill(content.plain_content, contact, false);
   if (content.rich_content != null) out.rich_content = fill(content.rich_content, contact, true);
   return out;
+}
+
+/**
+ * Direct text rendered like a template's plain text, so no placeholder is ever sent as it is;
+ * an unknown one is 400 naming `attribute` (a stored automation may predate that check).
+ */
+export function renderDirect(text: string | null | undefined, contact: RenderContact, attribute: string): string | null {
+  if (text === null || text === undefined) return null;
+  const [unknown] = unknownPlaceholders(text);
+  if (unknown !== undefined) {
+    throw invalid(attribute, `${attribute}: unknown placeholder {{${unknown}}}; known: ${PLACEHOLDER_FIELDS.map((f) => `{{contact.${f}}}`).join(', ')}`);
+  }
+  return fill(text, contact, false);
 }
 
 export interface LanguageContent extends TemplateContent {

@@ -8,6 +8,7 @@
 // free text), anything else only the code; when one contact's id and another's code both match,
 // the id wins. Lists are ordered as the write side orders them (oldest first, custom fields by
 // key, sectors as stored). Child rows are filtered on the organisation too (defence in depth).
+import { SQL_NOW_SECONDS } from '../clock';
 import { isId, normaliseId } from '../ids';
 
 const idName = (alias: string, table: string, column: string) =>
@@ -54,10 +55,10 @@ export const CONTACT_DOCUMENT = `json_build_object(
  */
 const TOTAL_SPEND = `((SELECT COALESCE(SUM(p.total_amount - p.returned_amount), 0) FROM purchases p
     WHERE p.organisation_id = c.organisation_id AND p.contact_id = c.id AND p.life_cycle_state = 'POSTED'
-      AND p.performed_on >= now() - interval '12 months')
+      AND p.performed_on >= ${SQL_NOW_SECONDS} - interval '12 months')
   + (SELECT COALESCE(SUM(t.amount), 0) FROM wallet_transactions t
     WHERE t.organisation_id = c.organisation_id AND t.contact_id = c.id AND t.classification = 'DEBIT'
-      AND t.life_cycle_state = 'POSTED' AND t.created_at >= now() - interval '12 months'))::text`;
+      AND t.life_cycle_state = 'POSTED' AND t.created_at >= ${SQL_NOW_SECONDS} - interval '12 months'))::text`;
 
 /** Parameters: $1 organisation, $2 the value if GUID-shaped (normalised) else null, $3 the value as given. */
 export const CONTACT_STATEMENT = `SELECT ${CONTACT_DOCUMENT} AS contact, ${TOTAL_SPEND} AS "totalSpend"

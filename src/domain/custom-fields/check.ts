@@ -18,7 +18,11 @@ interface Definition {
 const DEFINITIONS = `SELECT key, type, allowed_values AS "allowedValues" FROM custom_field_definitions
 WHERE organisation_id = $1 AND entity = $2`;
 
-/** Refuses (400) an undefined key, naming `<at>.N.key`, or a value not of its type, naming `<at>.N.value`. */
+/**
+ * Refuses (400) an undefined key, naming `<at>.N.key`, or a value not of its type, naming
+ * `<at>.N.value`. A DATE given in epoch seconds is rewritten in place to its one stored form,
+ * the UTC day `YYYY-MM-DD`, so readers see one form whatever the writer sent.
+ */
 export function checkCustomFields(sql: OrgSql, entity: CustomFieldEntity, fields: Fields, at = 'custom_fields'): Promise<void> {
   return checkCustomFieldLists(sql, entity, [[fields, at]]);
 }
@@ -34,6 +38,7 @@ export async function checkCustomFieldLists(sql: OrgSql, entity: CustomFieldEnti
       if (!definition) throw invalid(`${at}.${i}.key`, `${at}.${i}.key: ${field.key} is not a custom field of ${entity} (GET /custom_fields lists them)`);
       // null or "" clears the field, whatever its type.
       if (field.value === null || field.value === '') return;
+      if (definition.type === 'DATE' && EPOCH.test(field.value)) field.value = utcDay(Number(field.value));
       const problem = typeProblem(definition, field.value);
       if (problem) throw invalid(`${at}.${i}.value`, `${at}.${i}.value: ${field.key} ${problem}`);
     });
@@ -42,6 +47,12 @@ export async function checkCustomFieldLists(sql: OrgSql, entity: CustomFieldEnti
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const EPOCH = /^\d{1,12}$/;
+
+/** The UTC calendar day of an epoch second: the date a caller means by a midnight-UTC epoch. */
+function utcDay(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 10);
+}
 
 /** What is wrong with a value for its definition, or undefined. */
 function typeProblem(d: Definition, value: string): string | undefined {
@@ -49,7 +60,7 @@ function typeProblem(d: Definition, value: string): string | undefined {
     case 'NUMBER':
       return DECIMAL.test(value) ? undefined : 'must be a decimal number such as 12 or -3.75';
     case 'DATE':
-      return isDay(value) ? undefined : 'must be a date YYYY-MM-DD';
+      return isDay(value) ? undefined : 'must be a date: YYYY-MM-DD or epoch seconds';
     case 'BOOLEAN':
       return value === 'true' || value === 'false' ? undefined : 'must be true or false';
     case 'LIST':

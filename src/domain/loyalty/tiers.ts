@@ -2,6 +2,7 @@
 // (docs/loyalty.md "Tiers"). Pure: purchases call it to keep account_rewards.reward_tier_id,
 // the rewards read calls it for next_tier_progression.
 import { Money } from '../money';
+import { nowSeconds } from '../clock';
 
 export interface TierThresholds {
   id: string;
@@ -41,6 +42,6 @@ export function periodYearOf(at: Date): number {
 }
 
 /** The period value units to show now: the stored ones belong to another year once it is over. */
-export function currentPeriodUnits(periodYear: number | null, periodValueUnits: Money, now = new Date()): Money {
+export function currentPeriodUnits(periodYear: number | null, periodValueUnits: Money, now = nowSeconds()): Money {
   return periodYear === periodYearOf(now) ? periodValueUnits : new Money(0);
 }

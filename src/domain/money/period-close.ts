@@ -7,12 +7,13 @@ import { lockOrganisation } from '../locks';
 import { Money, moneyText } from '../money';
 import { getPeriod, PERIOD_LOCK } from './accounting-periods';
 import { accountBalancesAt } from './balances';
+import { nowSeconds } from '../clock';
 
 /**
  * OPEN → CLOSED, once the period has ended and every earlier period is closed; in the same
  * transaction, every account's balance at end_date is recorded as its closing balance.
  */
-export async function closePeriod(tx: Tx, actor: AuditActor, id: string, now = new Date()): Promise<void> {
+export async function closePeriod(tx: Tx, actor: AuditActor, id: string, now = nowSeconds()): Promise<void> {
   const { organisationId } = actor;
   // Serialised with every other period write: a second close waits, then sees CLOSED.
   await lockOrganisation(tx, organisationId, PERIOD_LOCK);

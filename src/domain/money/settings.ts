@@ -25,8 +25,6 @@ export interface Settings {
   defaultWalletMinimumBalance: Money;
   /** Global rules: apply to wallets without rules of their own. */
   limitRules: LimitRule[];
-  /** Webhooks may target http:// and private addresses (docs/webhooks.md "Endpoint safety"). */
-  allowPrivateWebhookEndpoints: boolean;
   /** IANA zone of the analytics' hours, days, weeks and months (docs/analytics.md). */
   timeZone: string;
   /** Null while the organisation has never set anything (all defaults). */
@@ -41,7 +39,6 @@ export const SETTINGS_DEFAULTS: Settings = {
   creditLimitMax: null,
   defaultWalletMinimumBalance: new Money(0),
   limitRules: [],
-  allowPrivateWebhookEndpoints: false,
   timeZone: 'UTC',
   updatedAt: null,
 };
@@ -67,7 +64,6 @@ export async function updateSettings(tx: Tx, actor: AuditActor, patch: SettingsP
     creditLimitMax: next.creditLimitMax,
     defaultWalletMinimumBalance: next.defaultWalletMinimumBalance,
     limitRules: limitRulesToJson(next.limitRules),
-    allowPrivateWebhookEndpoints: next.allowPrivateWebhookEndpoints,
     timeZone: next.timeZone,
   };
   const row = await tx.organisationSetting.upsert({ where: { organisationId }, create: { organisationId, ...data }, update: data });
@@ -88,7 +84,6 @@ function merge(current: Settings, patch: SettingsPatch): Settings {
     creditLimitMax: pick(patch.credit_limit_max, current.creditLimitMax),
     defaultWalletMinimumBalance: pick(patch.default_wallet_minimum_balance, current.defaultWalletMinimumBalance),
     limitRules: patch.limit_rules ? limitRulesFromInput(patch.limit_rules) : current.limitRules,
-    allowPrivateWebhookEndpoints: pick(patch.allow_private_webhook_endpoints, current.allowPrivateWebhookEndpoints),
     timeZone: pick(patch.time_zone, current.timeZone),
     updatedAt: current.updatedAt,
   };
@@ -118,7 +113,6 @@ function fromRow(row: OrganisationSetting): Settings {
     creditLimitMax: row.creditLimitMax,
     defaultWalletMinimumBalance: row.defaultWalletMinimumBalance,
     limitRules: limitRulesFromJson(row.limitRules),
-    allowPrivateWebhookEndpoints: row.allowPrivateWebhookEndpoints,
     timeZone: row.timeZone,
     updatedAt: row.updatedAt,
   };
@@ -130,7 +124,7 @@ export const TIME_ZONE_SQL = `COALESCE((SELECT s.time_zone FROM organisation_set
 export const SETTINGS_ROW = `SELECT system_currency_code AS "systemCurrencyCode", alternative_currency_code AS "alternativeCurrencyCode",
   alternative_currency_rate::text AS "alternativeCurrencyRate", credit_limit_min::text AS "creditLimitMin", credit_limit_max::text AS "creditLimitMax",
   default_wallet_minimum_balance::text AS "defaultWalletMinimumBalance", limit_rules AS "limitRules",
-  allow_private_webhook_endpoints AS "allowPrivateWebhookEndpoints", time_zone AS "timeZone", updated_at AS "updatedAt"
+  time_zone AS "timeZone", updated_at AS "updatedAt"
 FROM organisation_settings WHERE organisation_id = $1`;
 
 /** The settings on ctx.sql (the ledger's own transactions hold no Prisma client). */
@@ -139,7 +133,7 @@ export async function getSettingsSql(sql: OrgSql): Promise<Settings> {
   return settingsOf(row);
 }
 
-export type SettingsRow = Record<string, string | null> & { limitRules: unknown; allowPrivateWebhookEndpoints: boolean; updatedAt: Date };
+export type SettingsRow = Record<string, string | null> & { limitRules: unknown; updatedAt: Date };
 
 /** Settings from a SETTINGS_ROW row (also read as JSON inside a larger statement); none: the defaults. */
 export function settingsOf(row: SettingsRow | null | undefined): Settings {
@@ -153,7 +147,6 @@ export function settingsOf(row: SettingsRow | null | undefined): Settings {
     creditLimitMax: money(row.creditLimitMax),
     defaultWalletMinimumBalance: new Money(row.defaultWalletMinimumBalance!),
     limitRules: limitRulesFromJson(row.limitRules),
-    allowPrivateWebhookEndpoints: row.allowPrivateWebhookEndpoints === true,
     timeZone: row.timeZone!,
     updatedAt: row.updatedAt === null ? null : new Date(row.updatedAt),
   };

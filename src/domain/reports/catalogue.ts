@@ -17,6 +17,8 @@ export interface ColumnDef {
   groupable: boolean;
   /** Summed when the report is grouped. */
   aggregatable: boolean;
+  /** An ISO 3166 alpha-3 column: a filter naming a country (CY or CYP) compares whole codes. */
+  country?: boolean;
   /** Over the report's FROM (aliases of `from`); private. */
   sql: string;
 }
@@ -36,6 +38,7 @@ interface ColumnOptions {
   filter?: boolean;
   group?: boolean;
   sum?: boolean;
+  country?: boolean;
 }
 
 /** Defaults: every column filterable; text, boolean and date columns groupable; amounts summed. */
@@ -45,6 +48,7 @@ function col(key: string, label: string, type: ColumnType, sql: string, o: Colum
     filterable: o.filter ?? true,
     groupable: o.group ?? (type === 'TEXT' || type === 'BOOLEAN' || type === 'DATE'),
     aggregatable: o.sum ?? type === 'AMOUNT',
+    ...(o.country ? { country: true } : {}),
   };
 }
 
@@ -110,7 +114,7 @@ const REPORTS: ReportDef[] = [
       col('preferred_language_code', 'Language', 'TEXT', 't.preferred_language_code'),
       col('town_city', 'Town or city', 'TEXT', 'ad.town_city'),
       col('postal_code', 'Postal code', 'TEXT', 'ad.postal_code'),
-      col('country_code', 'Country', 'TEXT', 'ad.country_code'),
+      col('country_code', 'Country', 'TEXT', 'ad.country_code', { country: true }),
       col('statutory_number', 'Statutory number', 'TEXT', 't.statutory_number', { group: false }),
       col('loyalty_identifier', 'Loyalty identifier', 'TEXT', 't.loyalty_identifier', { group: false }),
       col('consent_state', 'Consent', 'TEXT', 't.consent_state'),

@@ -5,6 +5,7 @@
 // page in memory.
 import type { ReportQueryInput } from './types';
 import type { OrgSql } from '../../db/sql';
+import { alpha3Of } from '../contacts/countries';
 import { invalid } from '../errors';
 import { COLUMN_TYPES, type ColumnDef, type ColumnType, type ReportDef } from './catalogue';
 
@@ -229,6 +230,9 @@ const EPOCH = /^\d{1,12}$/;
 /** One field's condition for the value, or undefined when the value means nothing for its type. */
 function condition(f: ColumnDef, value: string, param: (v: unknown, cast: string) => string, tz: () => string): string | undefined {
   if (f.type === 'TEXT') {
+    // Addresses store alpha-3: `CY` as text would find CYM (Cayman Islands) and `=CY` nothing.
+    const country = f.country ? alpha3Of(value.replace(/^=/, '')) : undefined;
+    if (country) return `${f.sql} = ${param(country, 'text')}`;
     if (value.startsWith('=')) return `lower(${f.sql}) = lower(${param(value.slice(1), 'text')})`;
     return `${f.sql} ILIKE ${param(`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, 'text')}`;
   }

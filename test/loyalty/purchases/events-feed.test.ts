@@ -60,6 +60,16 @@ test('a PURCHASE event posts the purchase and answers 201 with what it did', asy
   expectError(await api('POST', '/events', { key, body: { type: 'PURCHASE' } }), 400, 'INVALID_REQUEST', 'purchase');
 });
 
+test('a SKU the product catalogue does not know is accepted and kept on its line without a product (docs/loyalty.md)', async () => {
+  const b = await buyer();
+  const body = purchaseBody(b.contactId, 12);
+  const sku = `NOT-CATALOGUED-${Date.now()}`;
+  body.products = [{ product_sku: sku, net_amount: 10, tax_amount: 2, total_amount: 12 }];
+  const res = await api('POST', '/events', { key, body: { type: 'PURCHASE', purchase: body } });
+  expect(res.status).toBe(201);
+  expect(res.body.products).toEqual([expect.objectContaining({ product_sku: sku, product: null, total_amount: 12 })]);
+});
+
 test('the activity feed lists purchases, awards, spends, journals, voids and returns, newest first, filtered and paged', async () => {
   const b = await buyer();
   await schemeWithOffers(db, tenant.organisationId, b.accountId, [{ awardType: 'FIXED', awardValue: '3' }]);

@@ -22,7 +22,8 @@ export interface Offer {
 
 /**
  * The offers that may award a purchase of the primary account `a` performed at $3: json of
- * Offer[], a column of the purchase's context statement (resolve.ts).
+ * Offer[], a column of the purchase's context statement (resolve.ts). A sign-up counts from its
+ * whole second, so a purchase in that second earns (docs/DEVELOPING.md "Times").
  */
 export const OFFERS_OF_ACCOUNT = `COALESCE((SELECT json_agg(json_build_object('id', o.id, 'name', o.name, 'awardType', o.award_type,
     'awardValue', o.award_value::text, 'minimumPurchase', o.minimum_purchase::text, 'spendConditionId', o.spend_condition_id,
@@ -33,7 +34,7 @@ export const OFFERS_OF_ACCOUNT = `COALESCE((SELECT json_agg(json_build_object('i
     'schemeMerchants', COALESCE((SELECT json_agg(m.unit_id) FROM reward_scheme_merchants m WHERE m.organisation_id = $1 AND m.scheme_id = o.scheme_id), '[]'::json))
     ORDER BY o.created_at, o.id)
   FROM account_reward_schemes s JOIN reward_offers o ON o.organisation_id = s.organisation_id AND o.scheme_id = s.scheme_id
-  WHERE s.organisation_id = $1 AND s.account_id = a.id AND s.ended_on IS NULL AND s.signed_up_on <= $3
+  WHERE s.organisation_id = $1 AND s.account_id = a.id AND s.ended_on IS NULL AND s.signed_up_on < $3::timestamptz + interval '1 second'
     AND o.life_cycle_state = 'ACTIVE' AND (o.valid_from IS NULL OR o.valid_from <= $3) AND (o.valid_to IS NULL OR o.valid_to > $3)), '[]'::json)`;
 
 export interface Line {

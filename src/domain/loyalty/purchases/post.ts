@@ -19,6 +19,7 @@ import { periodYearOf } from '../tiers';
 import { purchaseContext, resolvePlace, type Buyer, type Place } from './resolve';
 import { spendAsked, spendFromWallet, type SpendInput } from './spend';
 import { addUnitsStatement, settleTier, type UnitsRow } from './value-units';
+import { nowSeconds } from '../../clock';
 
 export type PurchaseInput = z.output<typeof purchaseBody>;
 
@@ -33,7 +34,7 @@ export interface PostedPurchase {
   awards: Array<{ transactionId: string; offerId: string; offerName: string; amount: Money; voucher: IssuedVoucher | null }>;
 }
 
-export async function postPurchase(money: MoneyContext, input: PurchaseInput, now = new Date()): Promise<PostedPurchase> {
+export async function postPurchase(money: MoneyContext, input: PurchaseInput, now = nowSeconds()): Promise<PostedPurchase> {
   await checkCustomFields(money.sql, 'PURCHASES', input.custom_fields);
   const performedOn = input.performed_on === undefined ? now : new Date(input.performed_on * 1000);
   const { buyer, products, offers, settings } = await purchaseContext(money.sql, input, input.products.map((p) => p.product_sku), performedOn);

@@ -15,6 +15,7 @@ import { compensateDebit, markVoid, transactionEntries, type Entry } from '../..
 import { lockWallet, type LockedWallet } from '../../money/ledger/wallet';
 import { resolveContact, type Ref } from './resolve';
 import { addValueUnits } from './value-units';
+import { nowSeconds } from '../../clock';
 
 interface PurchaseRow {
   id: string;
@@ -49,7 +50,7 @@ const MARK_CANCELLED = `UPDATE purchases SET life_cycle_state = 'CANCELLED', can
 const CANCEL_VOUCHERS = `UPDATE vouchers SET life_cycle_state = 'CANCELLED', updated_at = now()
 WHERE organisation_id = $1 AND purchase_id = $2::uuid AND life_cycle_state = 'ACTIVATED'`;
 
-export async function cancelPurchase(m: MoneyContext, purchaseId: string, now = new Date()): Promise<{ id: string }> {
+export async function cancelPurchase(m: MoneyContext, purchaseId: string, now = nowSeconds()): Promise<{ id: string }> {
   const [found] = await m.sql.rows<PurchaseRow>(BY_ID, [purchaseId]);
   if (!found) throw notFound('Purchase');
   const { purchase, wallet } = await lockPurchase(m.sql, found);
@@ -119,7 +120,7 @@ type Share = Omit<Entry, 'consumed'> & { classification: string; returned: strin
  * API answers 200 without a body). Its share (amount / total, cumulative over returns, so the
  * last return settles every rounding) of each award is taken back and of the spend given back.
  */
-export async function returnPurchase(m: MoneyContext, input: ReturnInput, now = new Date()): Promise<{ id: string } | null> {
+export async function returnPurchase(m: MoneyContext, input: ReturnInput, now = nowSeconds()): Promise<{ id: string } | null> {
   const contactId = await resolveContact(m.sql, input);
   const [found] = await m.sql.rows<PurchaseRow>(BY_REFERENCE, [input.reference_number, contactId]);
   if (!found) return null;

@@ -5,6 +5,7 @@
 import type { OrgSql } from '../../../db/sql';
 import { Money, moneyText } from '../../money';
 import { periodYearOf, tierProgress } from '../tiers';
+import { nowSeconds } from '../../clock';
 
 /**
  * The upsert of the units, answering what the tier needs; the parameters are named so a purchase
@@ -31,7 +32,7 @@ type Tier = { id: string; position: number; periodValueUnits: string; lifetimeVa
 export type UnitsRow = { lifetime: string; period: string; tierId: string | null; tiers: Tier[] };
 
 /** Adds (or, negative, takes back) the value units of a purchase performed at `performedOn`. */
-export async function addValueUnits(sql: OrgSql, accountId: string, units: Money, performedOn: Date, now = new Date()): Promise<void> {
+export async function addValueUnits(sql: OrgSql, accountId: string, units: Money, performedOn: Date, now = nowSeconds()): Promise<void> {
   const [row] = await sql.rows<UnitsRow>(ADD, [accountId, moneyText(units), periodYearOf(performedOn), periodYearOf(now)]);
   await settleTier(sql, accountId, row);
 }

@@ -6,6 +6,7 @@ import { isId } from '../../ids';
 import { Money } from '../../money';
 import { currentPeriodUnits, tierProgress } from '../tiers';
 import { primaryAccount } from './account';
+import { nowSeconds } from '../../clock';
 
 export interface IdName {
   id: string;
@@ -38,7 +39,7 @@ export interface RewardsView {
   paymentMethod: PaymentMethod | null;
 }
 
-export async function readRewards(db: Tx, organisationId: string, id: string, now = new Date()): Promise<RewardsView> {
+export async function readRewards(db: Tx, organisationId: string, id: string, now = nowSeconds()): Promise<RewardsView> {
   const account = await primaryAccount(db, organisationId, id);
   const [reward, merchants, schemes, tiers] = await Promise.all([
     db.accountReward.findFirst({ where: { organisationId, accountId: id } }),

@@ -5,8 +5,9 @@ import { audit, type AuditActor } from '../../audit';
 import { alreadyExists, invalid, notFound } from '../../errors';
 import { lockPrimaryAccount, REWARDS_ENTITY } from './account';
 import type { SchemeSignUpInput } from './types';
+import { nowSeconds } from '../../clock';
 
-export async function joinScheme(tx: Tx, actor: AuditActor, accountId: string, input: SchemeSignUpInput, now = new Date()): Promise<{ id: string }> {
+export async function joinScheme(tx: Tx, actor: AuditActor, accountId: string, input: SchemeSignUpInput, now = nowSeconds()): Promise<{ id: string }> {
   const { organisationId } = actor;
   await lockPrimaryAccount(tx, organisationId, accountId);
   const scheme = await tx.rewardScheme.findFirst({ where: { organisationId, id: input.reward_scheme_id } });
@@ -49,7 +50,7 @@ function checkSignUp(scheme: RewardScheme, input: SchemeSignUpInput): void {
   }
 }
 
-export async function leaveScheme(tx: Tx, actor: AuditActor, accountId: string, schemeId: string, now = new Date()): Promise<{ id: string }> {
+export async function leaveScheme(tx: Tx, actor: AuditActor, accountId: string, schemeId: string, now = nowSeconds()): Promise<{ id: string }> {
   const { organisationId } = actor;
   await lockPrimaryAccount(tx, organisationId, accountId);
   const { count } = await tx.accountRewardScheme.updateMany({ where: { organisationId, accountId, schemeId, endedOn: null }, data: { endedOn: now } });

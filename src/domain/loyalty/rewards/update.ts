@@ -6,11 +6,12 @@ import { audit, type AuditActor } from '../../audit';
 import { invalid, notFound } from '../../errors';
 import { ensureRewardRow, lockPrimaryAccount, REWARDS_ENTITY } from './account';
 import type { AutoSpendInput, RewardsUpdateInput } from './types';
+import { nowSeconds } from '../../clock';
 
 /** Direct debit is a BANK payment method; online gateway accounts cannot be charged unattended this way. */
 export const PREFERRED_PAYMENT_TYPES = ['CARD', 'BANK'];
 
-export async function updateRewards(tx: Tx, actor: AuditActor, id: string, input: RewardsUpdateInput, now = new Date()): Promise<{ id: string }> {
+export async function updateRewards(tx: Tx, actor: AuditActor, id: string, input: RewardsUpdateInput, now = nowSeconds()): Promise<{ id: string }> {
   const { organisationId } = actor;
   const account = await lockPrimaryAccount(tx, organisationId, id);
   const current = await tx.accountReward.findFirst({ where: { organisationId, accountId: id } });

@@ -12,6 +12,7 @@ import { recordMoneyChange } from '../../money/ledger/record';
 import { hashSecret, newSecretNumber } from './secret';
 import { mergeCustomFields, type CustomField } from '../../custom-fields/values';
 import { expirationOf, validityUnit } from '../validity';
+import { nowSeconds } from '../../clock';
 
 /** Digits of a voucher number (like a wallet code): random, no leading zero, unique per organisation. */
 export const NUMBER_DIGITS = 16;
@@ -69,7 +70,7 @@ VALUES ($2::uuid, $1, $3::uuid, $4::uuid, $5, $6, 'ACTIVATED', $7, $8, $9::numer
 ON CONFLICT (organisation_id, number) DO NOTHING
 RETURNING id`;
 
-export async function issueVoucher(sql: OrgSql, actor: AuditActor, input: IssueVoucherInput, now: Date = new Date()): Promise<IssuedVoucher> {
+export async function issueVoucher(sql: OrgSql, actor: AuditActor, input: IssueVoucherInput, now: Date = nowSeconds()): Promise<IssuedVoucher> {
   await checkCustomFields(sql, 'VOUCHERS', input.customFields);
   const [contact] = await sql.rows<{ id: string; isAnonymized: boolean }>(CONTACT, contactStatementParams(input.contactId));
   if (!contact) throw notFound('Contact', 'contact_id');

@@ -12,6 +12,7 @@ import { Money, moneyText } from '../../money';
 import { recordMoneyChange } from '../../money/ledger/record';
 import { secretMatches } from './secret';
 import { mergeCustomFields } from '../../custom-fields/values';
+import { nowSeconds } from '../../clock';
 
 export type UseVoucherInput = z.output<typeof voucherUseBody>;
 export type CancelVoucherInput = z.output<typeof voucherCancelBody>;
@@ -60,7 +61,7 @@ RETURNING id`;
  * the voucher's state, so it tells nothing about the voucher), then the state (used, cancelled,
  * expired: 409), then the value (400).
  */
-export async function useVoucher(sql: OrgSql, actor: AuditActor, voucherId: string, input: UseVoucherInput, now: Date = new Date()): Promise<{ id: string }> {
+export async function useVoucher(sql: OrgSql, actor: AuditActor, voucherId: string, input: UseVoucherInput, now: Date = nowSeconds()): Promise<{ id: string }> {
   await checkCustomFields(sql, 'VOUCHERS', input.custom_fields);
   const v = await lockVoucher(sql, voucherId);
   if (!secretMatches(v.id, v.secretHash, input.secret_number)) throw invalid('secret_number', 'The secret number is not this voucher\'s');
@@ -100,7 +101,7 @@ WHERE organisation_id = $1 AND id = $2::uuid AND life_cycle_state = 'ACTIVATED'
 RETURNING id`;
 
 /** POST /vouchers/{id}/cancel: ACTIVATED (expired or not) → CANCELLED. */
-export async function cancelVoucher(sql: OrgSql, actor: AuditActor, voucherId: string, input: CancelVoucherInput, now: Date = new Date()): Promise<{ id: string }> {
+export async function cancelVoucher(sql: OrgSql, actor: AuditActor, voucherId: string, input: CancelVoucherInput, now: Date = nowSeconds()): Promise<{ id: string }> {
   await checkCustomFields(sql, 'VOUCHERS', input.custom_fields);
   const v = await lockVoucher(sql, voucherId);
   assertNotFinal(v);

@@ -10,6 +10,7 @@ import type { ListPage } from '../../lists';
 import { Money } from '../../money';
 import { customFieldsOf } from '../../custom-fields/values';
 import type { VoucherView, VoucherState } from './types';
+import { nowSeconds } from '../../clock';
 
 export type VoucherListQuery = z.output<typeof voucherListQuery>;
 
@@ -58,7 +59,7 @@ const SORT: Record<NonNullable<VoucherListQuery['sort']>, string> = {
   used_value: 'v.used_value',
 };
 
-export async function listVouchers(sql: OrgSql, q: VoucherListQuery, now: Date = new Date()): Promise<ListPage<VoucherView>> {
+export async function listVouchers(sql: OrgSql, q: VoucherListQuery, now: Date = nowSeconds()): Promise<ListPage<VoucherView>> {
   const values: unknown[] = [now];
   const param = (v: unknown) => `$${values.push(v) + 1}`;
   const where = ['v.organisation_id = $1'];
@@ -109,7 +110,7 @@ export async function listVouchers(sql: OrgSql, q: VoucherListQuery, now: Date =
   return { rows: rows.map(view), total };
 }
 
-export async function getVoucher(sql: OrgSql, id: string, now: Date = new Date()): Promise<VoucherView> {
+export async function getVoucher(sql: OrgSql, id: string, now: Date = nowSeconds()): Promise<VoucherView> {
   const [row] = await sql.rows<Row>(`${SELECT} ${FROM} WHERE v.organisation_id = $1 AND v.id = $3::uuid`, [now, id]);
   if (!row) throw notFound('Voucher');
   return view(row);

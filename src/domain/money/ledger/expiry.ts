@@ -9,6 +9,7 @@ import { Money } from '../../money';
 import { debitWallet, recordTransaction } from './entries';
 import { recordMoneyChange } from './record';
 import { lockWallet } from './wallet';
+import { nowSeconds } from '../../clock';
 
 /** Lots past their valid_to with something left, oldest first; across organisations (unscoped). */
 export const EXPIRED_LOTS = `SELECT entry_id AS "lotId", organisation_id AS "organisationId", wallet_id AS "walletId" FROM lots
@@ -17,7 +18,7 @@ WHERE valid_to <= now() AND remaining > 0 ORDER BY valid_to, entry_id LIMIT $1`;
 const LOT = `SELECT remaining::text AS remaining, valid_to AS "validTo" FROM lots WHERE organisation_id = $1 AND entry_id = $2::uuid`;
 
 /** Expires what remains of one lot; answers the amount expired (0 when nothing was left). */
-export async function expireLot(sql: OrgSql, actor: AuditActor, walletId: string, lotId: string, now = new Date()): Promise<Money> {
+export async function expireLot(sql: OrgSql, actor: AuditActor, walletId: string, lotId: string, now = nowSeconds()): Promise<Money> {
   const wallet = await lockWallet(sql, walletId);
   const [lot] = await sql.rows<{ remaining: string; validTo: Date | null }>(LOT, [lotId]);
   const remaining = new Money(lot?.remaining ?? 0);

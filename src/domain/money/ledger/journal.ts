@@ -12,6 +12,7 @@ import { allocate } from './lots';
 import { recordMoneyChange } from './record';
 import { autoTopupOf } from './topup';
 import { lockWallet, type LockedWallet } from './wallet';
+import { nowSeconds } from '../../clock';
 
 export interface JournalInput {
   wallet_id: string;
@@ -39,7 +40,7 @@ export interface MoneyContext {
 
 const SPEND_CONDITION = 'SELECT 1 AS found FROM spend_conditions WHERE organisation_id = $1 AND id = $2::uuid';
 
-export async function postJournal(m: MoneyContext, input: JournalInput, now = new Date()): Promise<{ id: string }> {
+export async function postJournal(m: MoneyContext, input: JournalInput, now = nowSeconds()): Promise<{ id: string }> {
   const wallet = await lockWallet(m.sql, input.wallet_id, 'wallet_id');
   assertWritable(wallet, input.type);
   if (input.spend_condition_id && !(await m.sql.rows(SPEND_CONDITION, [input.spend_condition_id])).length) {

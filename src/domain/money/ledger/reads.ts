@@ -1,6 +1,7 @@
 // The contact's money reads (spec 2.11, 4.1) and a wallet's balances per spend condition
 // (spec 2.4): one statement each on ctx.sql, amounts as text into Money.
 import type { OrgSql } from '../../../db/sql';
+import { SQL_NOW_SECONDS } from '../../clock';
 import { Money } from '../../money';
 import { walletFigures, type WalletFigures } from './figures';
 
@@ -87,12 +88,12 @@ export interface BalanceBucket {
 }
 
 // Unexpired lots of the wallet, per spend condition (null: unrestricted funds), with the
-// expiration buckets of docs/money.md.
+// expiration buckets of docs/money.md; a bucket's bounds are whole seconds, as valid_to is.
 const BALANCES = `SELECT l.spend_condition_id AS "spendConditionId", SUM(l.remaining)::text AS amount,
-  COALESCE(SUM(l.remaining) FILTER (WHERE l.valid_to < now() + interval '30 days'), 0)::text AS d30,
-  COALESCE(SUM(l.remaining) FILTER (WHERE l.valid_to >= now() + interval '30 days' AND l.valid_to < now() + interval '60 days'), 0)::text AS d60,
-  COALESCE(SUM(l.remaining) FILTER (WHERE l.valid_to >= now() + interval '60 days' AND l.valid_to < now() + interval '90 days'), 0)::text AS d90,
-  COALESCE(SUM(l.remaining) FILTER (WHERE l.valid_to IS NULL OR l.valid_to >= now() + interval '90 days'), 0)::text AS rest,
+  COALESCE(SUM(l.remaining) FILTER (WHERE l.valid_to < ${SQL_NOW_SECONDS} + interval '30 days'), 0)::text AS d30,
+  COALESCE(SUM(l.remaining) FILTER (WHERE l.valid_to >= ${SQL_NOW_SECONDS} + interval '30 days' AND l.valid_to < ${SQL_NOW_SECONDS} + interval '60 days'), 0)::text AS d60,
+  COALESCE(SUM(l.remaining) FILTER (WHERE l.valid_to >= ${SQL_NOW_SECONDS} + interval '60 days' AND l.valid_to < ${SQL_NOW_SECONDS} + interval '90 days'), 0)::text AS d90,
+  COALESCE(SUM(l.remaining) FILTER (WHERE l.valid_to IS NULL OR l.valid_to >= ${SQL_NOW_SECONDS} + interval '90 days'), 0)::text AS rest,
   (count(*) OVER ())::int AS total
 FROM lots l
 WHERE l.organisation_id = $1 AND l.wallet_id = $2::uuid AND l.remaining > 0 AND (l.valid_to IS NULL OR l.valid_to > now())

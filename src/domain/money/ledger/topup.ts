@@ -9,6 +9,7 @@ import { Money } from '../../money';
 import { creditWallet, recordTransaction } from './entries';
 import { recordMoneyChange } from './record';
 import { lockWallet } from './wallet';
+import { nowSeconds } from '../../clock';
 
 export interface AutoTopup {
   threshold: Money;
@@ -23,22 +24,23 @@ export function autoTopupOf(json: unknown): AutoTopup | null {
   return { threshold: new Money(a.threshold), amount: new Money(a.amount), paymentMethod: a.payment_method, paymentMethodId: a.payment_method_id ?? null };
 }
 
-const CAUSE = `SELECT t.wallet_id AS "walletId", w.auto_topup AS "autoTopup", w.balance::text AS balance, w.life_cycle_state AS "state"
+const CAUSE = `SELECT t.wallet_id AS "walletId", w.auto_topup AS "autoTopup", w.balance::text AS balance, w.life_cycle_state AS "state", w.currency_code AS "currencyCode"
 FROM wallet_transactions t JOIN wallets w ON w.id = t.wallet_id AND w.organisation_id = t.organisation_id
 WHERE t.organisation_id = $1 AND t.id = $2::uuid`;
 
-export type TopupPlan = { walletId: string; amount: string; paymentMethod: string; paymentMethodId: string | null } | null;
+/** The wallet's currency overrides the workflow input's, which a forged start could name. */
+export type TopupPlan = { walletId: string; amount: string; currencyCode: string; paymentMethod: string; paymentMethodId: string | null } | null;
 
 /**
  * What the top-up caused by this debit should charge, or null: the debit never committed, the
  * wallet has no auto top-up any more, is cancelled, or is no longer under the threshold.
  */
 export async function planTopup(sql: OrgSql, causeId: string): Promise<TopupPlan | 'NOT_YET_VISIBLE'> {
-  const [row] = await sql.rows<{ walletId: string; autoTopup: unknown; balance: string; state: string }>(CAUSE, [causeId]);
+  const [row] = await sql.rows<{ walletId: string; autoTopup: unknown; balance: string; state: string; currencyCode: string }>(CAUSE, [causeId]);
   if (!row) return 'NOT_YET_VISIBLE';
   const config = autoTopupOf(row.autoTopup);
   if (!config || row.state === 'CANCELLED' || !new Money(row.balance).lt(config.threshold)) return null;
-  return { walletId: row.walletId, amount: config.amount.toFixed(), paymentMethod: config.paymentMethod, paymentMethodId: config.paymentMethodId };
+  return { walletId: row.walletId, amount: config.amount.toFixed(), currencyCode: row.currencyCode, paymentMethod: config.paymentMethod, paymentMethodId: config.paymentMethodId };
 }
 
 const DONE = `SELECT 1 AS done FROM ledger_entries WHERE organisation_id = $1 AND wallet_id = $2::uuid AND idempotency_key = $3`;
@@ -51,7 +53,7 @@ export async function creditTopup(sql: OrgSql, actor: AuditActor, causeId: strin
   const id = newId();
   await recordTransaction(sql, {
     id, contactId: wallet.contactId, accountId: wallet.accountId, walletId, classification: 'TOPUP', amount,
-    description: `Auto top-up (charge ${chargeId})`, transactionDate: new Date(), createdBy: actor.actorId,
+    description: `Auto top-up (charge ${chargeId})`, transactionDate: nowSeconds(), createdBy: actor.actorId,
   });
   await creditWallet(sql, wallet, { transactionId: id, cause: 'TOPUP', idempotencyKey: key, amount });
   await recordMoneyChange(

@@ -8,6 +8,7 @@ import { Money } from '../../money';
 import { creditWallet, debitWallet, recordTransaction } from './entries';
 import { recordMoneyChange } from './record';
 import type { LockedWallet } from './wallet';
+import { nowSeconds } from '../../clock';
 
 const LIVE_LOTS = `SELECT entry_id AS id, remaining::text AS remaining, spend_condition_id AS "spendConditionId", valid_from AS "validFrom", valid_to AS "validTo"
 FROM lots WHERE organisation_id = $1 AND wallet_id = $2::uuid AND remaining > 0 ORDER BY created_at, entry_id`;
@@ -21,7 +22,7 @@ export async function transferWallet(sql: OrgSql, actor: AuditActor, from: Locke
   // One transaction on each side, so each contact sees its own TRANSFER.
   const [outId, inId] = [newId(), newId()];
   const amount = moved.abs();
-  const common = { classification: 'TRANSFER' as const, amount, transactionDate: new Date(), createdBy: actor.actorId };
+  const common = { classification: 'TRANSFER' as const, amount, transactionDate: nowSeconds(), createdBy: actor.actorId };
   await recordTransaction(sql, { ...common, id: outId, contactId: from.contactId, accountId: from.accountId, walletId: from.id, description: `Transfer to wallet ${to.id}`, counterpartId: inId });
   await recordTransaction(sql, { ...common, id: inId, contactId: to.contactId, accountId: to.accountId, walletId: to.id, description: `Transfer from wallet ${from.id}`, counterpartId: outId });
   for (const lot of lots) {
@@ -55,7 +56,7 @@ export async function transferReceivable(sql: OrgSql, actor: AuditActor, fromId:
   const amount = new Money(from.balance);
   if (amount.isZero()) return amount;
   const [outId, inId] = [newId(), newId()];
-  const common = { walletId: null, classification: 'TRANSFER' as const, amount: amount.abs(), transactionDate: new Date(), createdBy: actor.actorId };
+  const common = { walletId: null, classification: 'TRANSFER' as const, amount: amount.abs(), transactionDate: nowSeconds(), createdBy: actor.actorId };
   await recordTransaction(sql, { ...common, id: outId, contactId: from.contactId, accountId: fromId, description: `Receivable transferred to account ${toId}`, counterpartId: inId });
   await recordTransaction(sql, { ...common, id: inId, contactId: to.contactId, accountId: toId, description: `Receivable transferred from account ${fromId}`, counterpartId: outId });
   await sql.rows(BOOK_ENTRY, [newId(), outId, fromId, amount.negated().toFixed(), `${keyPrefix}:out`]);

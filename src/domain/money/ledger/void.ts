@@ -10,6 +10,7 @@ import { creditWallet, debitWallet, recordTransaction } from './entries';
 import type { MoneyContext } from './journal';
 import { recordMoneyChange } from './record';
 import { lockWallet, type LockedWallet } from './wallet';
+import { nowSeconds } from '../../clock';
 
 const TRANSACTION = `SELECT id, wallet_id AS "walletId", classification, life_cycle_state AS "lifeCycleState", amount::text AS amount, purchase_id AS "purchaseId"
 FROM wallet_transactions WHERE organisation_id = $1 AND id = $2::uuid AND contact_id = $3::uuid`;
@@ -49,7 +50,7 @@ export async function voidTransaction(m: MoneyContext, contactId: string, transa
   const voidId = newId();
   await recordTransaction(m.sql, {
     id: voidId, contactId, accountId: wallet.accountId, walletId: wallet.id, classification: 'VOID', amount: new Money(t.amount),
-    description: `Void of ${transactionId}`, transactionDate: new Date(), createdBy: m.actor.actorId,
+    description: `Void of ${transactionId}`, transactionDate: nowSeconds(), createdBy: m.actor.actorId,
   });
   for (const entry of await transactionEntries(m.sql, transactionId)) {
     if (new Money(entry.amount).gt(0)) await compensateCredit(m.sql, wallet, voidId, entry);

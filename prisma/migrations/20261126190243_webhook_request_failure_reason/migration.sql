@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "webhook_requests" ADD COLUMN     "failure_reason" TEXT;
