@@ -5,7 +5,6 @@
 // runs per second end to end (first request → last webhook received), and the latency from each
 // contact's 200 (its commit is done by then) to its webhook arriving.
 import http from 'node:http';
-import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { postJson } from './http';
 
@@ -16,17 +15,6 @@ export interface AutomationResult {
   endToEndSeconds: number;
   latenciesMs: number[];
   timedOut: boolean;
-}
-
-function put(url: string, headers: Record<string, string>, body: object): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(url, { method: 'PUT', headers, rejectUnauthorized: false }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${url}: ${res.statusCode}`))));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
 }
 
 export async function runAutomationScenario(o: {
@@ -47,7 +35,6 @@ export async function runAutomationScenario(o: {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   try {
     const port = (receiver.address() as AddressInfo).port;
-    await put(`${o.base}/settings`, headers, { allow_private_webhook_endpoints: true });
     const webhook = await postJson(`${o.base}/webhooks`, headers, { name: 'Bench receiver', method: 'POST', url_endpoint: `http://127.0.0.1:${port}/hook`, url_auth: 'NO_AUTH' });
     const automation = await postJson(`${o.base}/automations`, headers, { name: 'Bench: webhook on registration', entity: 'CONTACTS', event: 'REGISTER_CONTACT', life_cycle_state: 'ACTIVE' });
     await postJson(`${o.base}/automations/${automation}/actions`, headers, {

@@ -149,6 +149,8 @@ function serviceEnv(dataDir: string, temporalAddress?: string): NodeJS.ProcessEn
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_SECOND: '1000000',
     DATABASE_POOL_SIZE: POOL,
+    // The automation scenario's webhook receiver and the SMTP sinks listen on 127.0.0.1.
+    OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32',
   };
   for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RUN_WORKER', 'AUTH_CACHE_SECONDS', 'NODE_OPTIONS']) if (env[k]) out[k] = env[k];
   if (temporalAddress) {

@@ -2,16 +2,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
+import { protectDataDir } from './data-dir';
 import { createPrismaClient, type Db } from './db/client';
 import { startEmbeddedDatabase } from './db/embedded';
 import { applyMigrations } from './db/migrate';
 import { createApiKey, revokeApiKey, type ApiKeyKind } from './domain/identity/api-keys';
 import { createOrganisation } from './domain/identity/organisations';
 import { isKnownScope } from './domain/identity/scopes';
-import { createUser } from './domain/identity/users';
+import { createUser, disableUser, enableUser, resetPassword, revokeSessions, type UserRef } from './domain/identity/users';
+import { hashPassword } from './domain/identity/passwords';
+import { isId, normaliseId } from './domain/ids';
 import { randomBytes } from 'node:crypto';
 import { createLogger } from './log';
 import { checkLedger } from './domain/money/ledger/check';
+import { sealStoredSecrets } from './seal-secrets';
 
 const USAGE = `npm run admin -- <command> [options]
 
@@ -20,9 +24,19 @@ const USAGE = `npm run admin -- <command> [options]
   create-user --organisation ID --username U [--password P] [--email E] [--admin] [--scopes a,b]
   create-api-key --organisation ID [--type SECRET|PUBLIC] [--name N] [--scopes a,b]
   revoke-api-key --organisation ID --id KEY_ID
+  revoke-sessions --organisation ID (--username U | --id USER_ID)
+        the user's access tokens stop working within AUTH_CACHE_SECONDS, refresh tokens at once
+  disable-user --organisation ID (--username U | --id USER_ID)
+        no more sign-in, and revoke-sessions
+  enable-user --organisation ID (--username U | --id USER_ID)
+  reset-password --organisation ID (--username U | --id USER_ID)
+        prints a new generated password once; revokes sessions, lifts the sign-in lock
   list-organisations
   check-ledger [--organisation ID]
         the ledger's invariants (docs/money.md "Proof"); exit code 1 when one is broken
+  reencrypt-secrets
+        seals every stored secret under SECRETS_KEY (after a key rotation: docs/security.md);
+        exit code 1 when some did not open with SECRETS_KEY or SECRETS_KEY_PREVIOUS
 
 Prints JSON. Works on DATABASE_URL, or on the embedded database in DATA_DIR (through the
 running service when it holds the directory).`;
@@ -85,6 +99,11 @@ async function run(db: Db, command: string, o: Options, scopes?: string[]) {
     case 'revoke-api-key':
       await revokeApiKey(db, need('organisation'), need('id'));
       return { id: o.id, revoked: true };
+    case 'revoke-sessions':
+    case 'disable-user':
+    case 'enable-user':
+    case 'reset-password':
+      return changeUser(db, command, o, need);
     case 'list-organisations':
       return (await db.organisation.findMany({ orderBy: { createdAt: 'asc' } })).map((x) => ({ id: x.id, name: x.name }));
     case 'check-ledger': {
@@ -92,9 +111,41 @@ async function run(db: Db, command: string, o: Options, scopes?: string[]) {
       if (violations.length) process.exitCode = 1;
       return { ok: violations.length === 0, violations };
     }
+    case 'reencrypt-secrets': {
+      const sealed = await sealStoredSecrets(db, 'all');
+      // Values no key here opens still need SECRETS_KEY_PREVIOUS: the rotation is not over.
+      if (sealed.unopened) process.exitCode = 1;
+      return sealed;
+    }
     default:
       throw new Error(`unknown command ${command}\n\n${USAGE}`);
   }
+}
+
+/**
+ * A new password is generated and printed rather than taken from argv, where every user of the
+ * machine could read it (ps, /proc).
+ */
+async function changeUser(db: Db, command: string, o: Options, need: (k: string) => string) {
+  const organisationId = need('organisation');
+  if (!isId(organisationId)) throw new Error('--organisation must be an organisation id');
+  const id = o.id as string | undefined;
+  const username = o.username as string | undefined;
+  if ((id === undefined) === (username === undefined)) throw new Error(`${command} takes --username or --id`);
+  if (id !== undefined && !isId(id)) throw new Error('--id must be a user id');
+  const ref: UserRef = id !== undefined ? { id: normaliseId(id) } : { username: username! };
+  const actor = { organisationId: normaliseId(organisationId), actorType: 'system' as const, actorId: 'admin-cli' };
+  const password = command === 'reset-password' ? randomBytes(18).toString('base64url') : undefined;
+  const passwordHash = password && (await hashPassword(password));
+  const user = await db.$transaction((tx) => {
+    if (command === 'disable-user') return disableUser(tx, actor, ref);
+    if (command === 'enable-user') return enableUser(tx, actor, ref);
+    if (passwordHash) return resetPassword(tx, actor, ref, passwordHash);
+    return revokeSessions(tx, actor, ref);
+  });
+  const out = { id: user.id, username: user.username, disabled: user.disabledAt !== null };
+  if (command === 'enable-user') return out;
+  return { ...out, sessions_revoked: true, ...(password ? { password } : {}) };
 }
 
 /** DATABASE_URL; else the running service's embedded database; else open the data directory. */
@@ -109,6 +160,7 @@ async function connect(): Promise<{ db: Db; close: () => Promise<void> }> {
     if (isAlive(running.pid)) url = running.url;
   }
   if (!url) {
+    protectDataDir(config.dataDir);
     const embedded = await startEmbeddedDatabase(config.dataDir, { log });
     url = embedded.url;
     stopEmbedded = () => embedded.close();

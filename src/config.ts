@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCidr, type Cidr } from './outbound/addresses';
+import { temporalSecurityProblem, temporalSecurityShape } from './temporal-connection';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -29,6 +31,8 @@ export const configSchema = z.object({
   TEMPORAL_UI_HOST: z.string().min(1).default('127.0.0.1'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('backoffice'),
+  /** TLS, mTLS and API key to TEMPORAL_ADDRESS (src/temporal-connection.ts). */
+  ...temporalSecurityShape,
   RUN_WORKER: bool.default(true),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   /** Sender of every mail the service sends (an address, optionally with a display name). */
@@ -40,28 +44,54 @@ export const configSchema = z.object({
   PUBLIC_BASE_URL: z.url().optional(),
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Which peers are TLS-terminating proxies whose X-Forwarded-* headers count (docs/security.md
+   * "Proxies"): `false`, or their addresses and CIDR ranges, comma-separated (also Express's
+   * names `loopback`, `linklocal`, `uniquelocal`); `true` trusts every peer (a warning at start).
+   */
+  TRUST_PROXY: z.string().default('false').transform(parseTrustProxy),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Key of the vouchers' secret-number hashes; unset: generated once into the data directory. */
   VOUCHER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * AES-256 key sealing the stored secrets the service uses again (docs/security.md "Secrets at
+   * rest"); unset: generated once into the data directory. PREVIOUS only opens (key rotation).
+   */
+  SECRETS_KEY: z.string().trim().refine(isKey32, 'must be 32 bytes in base64 (openssl rand -base64 32)').optional(),
+  SECRETS_KEY_PREVIOUS: z.string().trim().refine(isKey32, 'must be 32 bytes in base64 (openssl rand -base64 32)').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(900),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(30 * 24 * 3600),
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(1000),
   AUTH_CACHE_SECONDS: z.coerce.number().min(0).default(5),
+  /** Failed sign-ins allowed before backoff, per username and per client address (docs/security.md "Sign-in and sessions"). */
+  LOGIN_FAILURES_PER_USERNAME: z.coerce.number().int().min(1).max(1000).default(5),
+  LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RESPONSE_VALIDATION: bool.default(false),
   /** Whether this process dispatches outbox events to automations (docs/automations.md "Dispatch"). */
   OUTBOX_DISPATCHER: bool.default(true),
   /** How often the dispatcher sweeps for events no commit kicked it for (another replica's, a failed start's). */
   OUTBOX_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /**
+   * How often this process looks for workflows an operator terminated or cancelled and settles
+   * their records (docs/temporal-ui.md "Terminate and cancel"); 0: never, not even at start.
+   */
+  WORKFLOW_RECONCILE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   /** Delays before each attempt of a webhook request, e.g. `0,5s,5m` (docs/webhooks.md); parsed to ms. */
   WEBHOOK_RETRY_SCHEDULE: z.string().default('0,5s,5m,30m,2h,5h,10h,10h').transform(parseSchedule),
   /** How long one webhook attempt waits for the whole answer. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /**
+   * CIDR ranges outbound requests may reach although they are not public (docs/security.md
+   * "Outbound requests"), e.g. `127.0.0.1/32,10.20.0.0/16`; also allows plain http to them.
+   */
+  OUTBOUND_ALLOW_CIDRS: z.string().default('').transform(parseCidrList),
 });
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 const MAX_DELAY_MS = 7 * 24 * 3_600_000;
+/** Attempts of one webhook request at most: the schedule's length (an activity refuses a later one). */
+export const WEBHOOK_MAX_ATTEMPTS = 20;
 
 /** `0,500ms,5s,5m,2h`: 1 to 20 delays, each 0 or a whole number with a unit, at most 7 days. */
 function parseSchedule(text: string, ctx: z.RefinementCtx): number[] {
@@ -71,11 +101,46 @@ function parseSchedule(text: string, ctx: z.RefinementCtx): number[] {
     const m = /^(\d{1,9})(ms|s|m|h)$/.exec(p);
     return m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : NaN;
   });
-  if (parts.length > 20 || delays.some((d) => !(d >= 0 && d <= MAX_DELAY_MS))) {
+  if (parts.length > WEBHOOK_MAX_ATTEMPTS || delays.some((d) => !(d >= 0 && d <= MAX_DELAY_MS))) {
     ctx.addIssue({ code: 'custom', message: 'must be 1 to 20 comma-separated delays, each 0 or a number with ms, s, m or h (at most 7 days), e.g. 0,5s,5m,2h' });
     return z.NEVER;
   }
   return delays;
+}
+
+/** 32 bytes in base64 or base64url, padded or not. */
+export function isKey32(text: string): boolean {
+  return /^[A-Za-z0-9+/_-]{43}=?$/.test(text) && Buffer.from(text, 'base64').length === 32;
+}
+
+export type TrustProxy = boolean | string[];
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** What Express's `trust proxy` takes: a boolean, or a list of addresses, ranges and names. */
+function parseTrustProxy(text: string, ctx: z.RefinementCtx): TrustProxy {
+  const value = text.trim().toLowerCase();
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0' || value === '') return false;
+  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  // A zero-length prefix would be "everyone" in disguise; Express refuses it too.
+  const bad = parts.find((p) => !PROXY_NAMES.has(p) && !(parseCidr(p) && !/\/0+$/.test(p)));
+  if (bad !== undefined) {
+    ctx.addIssue({ code: 'custom', message: `must be false, true, or comma-separated proxy addresses or CIDR ranges (or loopback, linklocal, uniquelocal), e.g. 10.0.0.5,10.1.0.0/16; "${bad}" is not one` });
+    return z.NEVER;
+  }
+  return parts;
+}
+
+function parseCidrList(text: string, ctx: z.RefinementCtx): Cidr[] {
+  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const cidrs = parts.map(parseCidr);
+  const bad = parts.find((_p, i) => cidrs[i] === null);
+  if (bad !== undefined) {
+    ctx.addIssue({ code: 'custom', message: `must be comma-separated CIDR ranges such as 127.0.0.1/32,fd00::/8; "${bad}" is not one` });
+    return z.NEVER;
+  }
+  return cidrs as Cidr[];
 }
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string };
@@ -95,6 +160,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((parsed.data.TLS_CERT_FILE === undefined) !== (parsed.data.TLS_KEY_FILE === undefined)) {
     throw new ConfigError('Invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   }
+  const temporalProblem = temporalSecurityProblem(parsed.data);
+  if (temporalProblem) throw new ConfigError(`Invalid configuration: ${temporalProblem}`);
   return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
 }
 

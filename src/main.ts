@@ -2,6 +2,7 @@ import path from 'node:path';
 import { startTemporalUi, type TemporalUi } from '../temporal/ui-server';
 import { loadConfigOrExit, type Config } from './config';
 import { createLogger, type Logger } from './log';
+import { registerOwnListener } from './outbound';
 import { startService } from './service';
 
 /** `npm start`: the service on the embedded default, or on whatever the environment names. */
@@ -11,7 +12,10 @@ async function main() {
   const service = await startService(config, log);
   process.stdout.write(`Back-office API listening on ${service.url}\nTemporal frontend at ${service.temporalAddress}\n`);
   const ui = service.temporalHttpAddress ? await startUi(config, log, service.temporalHttpAddress) : undefined;
-  if (ui) process.stdout.write(`Temporal UI: ${ui.url}\n`);
+  if (ui) {
+    registerOwnListener(new URL(ui.url).port);
+    process.stdout.write(`Temporal UI: ${ui.url}\n`);
+  }
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -55,8 +55,11 @@ const AUTOMATIONS = `SELECT a.id, a.organisation_id, a.name, a.entity, a.event F
 JOIN unnest($1::uuid[], $2::text[]) AS e(organisation_id, event) ON a.organisation_id = e.organisation_id AND a.event = e.event
 WHERE a.life_cycle_state = 'ACTIVE'`;
 
-// Once handed to Temporal the event keeps only its facts: the contact snapshot leaves the outbox.
-const MARK = `UPDATE outbox_events SET dispatched_at = now(), claimed_until = NULL, last_error = NULL, payload = payload - 'contact'
+// Runs load their event, snapshot included, from here (their inputs carry ids only), so an event
+// keeps its snapshot while it has runs; anonymisation clears it (src/domain/contacts/anonymise.ts).
+// An event that started no run ($2) needs none: its snapshot goes now.
+const MARK = `UPDATE outbox_events SET dispatched_at = now(), claimed_until = NULL, last_error = NULL,
+  payload = CASE WHEN id = ANY($2::uuid[]) THEN payload - 'contact' ELSE payload END
 WHERE id = ANY($1::uuid[])`;
 
 const FAILED = `UPDATE outbox_events SET last_error = $2 WHERE id = $1`;
@@ -128,31 +131,25 @@ export class OutboxDispatcher {
       pairs.map((e) => e.type),
     ]);
     const done: string[] = [];
+    const runless: string[] = [];
     await eachLimited(events, CONCURRENCY, async (event) => {
       const bound = automations.filter((a) => a.organisation_id === event.organisation_id && a.event === event.type);
       try {
         for (const automation of bound) await this.startRun(event, automation);
         done.push(event.id);
+        if (!bound.length) runless.push(event.id);
       } catch (err) {
         this.log.warn({ err, eventId: event.id }, 'automation run start failed; the event is retried when its lease ends');
         await this.pool.query(FAILED, [event.id, String((err as Error).message ?? err).slice(0, 1000)]).catch(() => undefined);
       }
     });
-    if (done.length) await this.pool.query(MARK, [done]);
+    if (done.length) await this.pool.query(MARK, [done, runless]);
     return events.length;
   }
 
   private async startRun(event: ClaimedEvent, automation: ActiveAutomation): Promise<void> {
-    const input: AutomationRunInput = {
-      organisationId: event.organisation_id,
-      automationId: automation.id,
-      event: {
-        id: event.id,
-        type: event.type,
-        createdOn: Math.floor(event.created_at.getTime() / 1000),
-        payload: event.payload,
-      },
-    };
+    // Ids only: the history (and the Temporal UI) never holds the event's snapshot.
+    const input: AutomationRunInput = { organisationId: event.organisation_id, automationId: automation.id, eventId: event.id };
     try {
       await this.client.workflow.start('automationRunWorkflow', {
         workflowId: automationRunWorkflowId(automation.id, event.id),

@@ -20,13 +20,31 @@ export function loadVoucherSecret(config: Config): string {
   return config.VOUCHER_SECRET ?? dataDirSecret(config, 'voucher-secret');
 }
 
+export interface SecretsKeys {
+  /** Seals and opens. */
+  current: Buffer;
+  /** Only opens: values sealed before a rotation, until `reencrypt-secrets` has run. */
+  previous?: Buffer;
+}
+
+/**
+ * SECRETS_KEY, or one generated once into the data directory (32 bytes), and SECRETS_KEY_PREVIOUS:
+ * the keys of the secrets sealed at rest (src/secret-box.ts). Replicas and workers at scale must
+ * share SECRETS_KEY: a value sealed by one is opened by another.
+ */
+export function loadSecretsKeys(config: Config): SecretsKeys {
+  const current = Buffer.from(config.SECRETS_KEY ?? dataDirSecret(config, 'secrets-key', 32), 'base64');
+  const previous = config.SECRETS_KEY_PREVIOUS ? Buffer.from(config.SECRETS_KEY_PREVIOUS, 'base64') : undefined;
+  return { current, previous };
+}
+
 /** A random secret kept in `<DATA_DIR>/<name>` (mode 0600), created by the first process that needs it. */
-function dataDirSecret(config: Config, name: string): string {
+function dataDirSecret(config: Config, name: string, bytes = 48): string {
   const file = path.join(config.dataDir, name);
   if (!existsSync(file)) {
-    mkdirSync(config.dataDir, { recursive: true });
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     try {
-      writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+      writeFileSync(file, randomBytes(bytes).toString('base64url'), { mode: 0o600, flag: 'wx' });
     } catch (err) {
       // Another process of the same data directory wrote it first: use theirs.
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;

@@ -1,18 +1,22 @@
-import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './api/app';
 import { createServer } from './api/server';
 import type { Config } from './config';
+import { protectDataDir } from './data-dir';
 import { openDatabase, type Db } from './db/client';
 import { startEmbeddedDatabase } from './db/embedded';
 import { applyMigrations } from './db/migrate';
 import { bootstrapIfEmpty, type BootstrapCredentials } from './domain/identity/bootstrap';
 import type { Logger } from './log';
+import { registerOwnListener } from './outbound';
 import { loadJwtSecret, writeCredentials } from './secrets';
 import { OutboxDispatcher } from './outbox-dispatcher';
 import { resumePlanWorkflows } from './plan-workflows';
+import { sealAtStart } from './seal-secrets';
 import { resumeWebhookDeliveries } from './webhook-workflows';
 import { startRecurringWorkflows, startTemporal, type TemporalHandle } from './temporal';
+import { WorkflowReconciler } from './workflow-reconciler';
+import { settleClosedWorkflow } from './workflow-settlements';
 import { loadTls } from './tls';
 
 export interface RunningService {
@@ -30,7 +34,8 @@ export interface RunningService {
  * started only when their address is not configured (ARCHITECTURE.md, two shapes).
  */
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
-  mkdirSync(config.dataDir, { recursive: true });
+  const madePrivate = protectDataDir(config.dataDir);
+  if (madePrivate) log.info({ dataDir: config.dataDir, entries: madePrivate }, 'data directory: removed the permissions of group and others');
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
     for (const fn of closers.splice(0).reverse()) await fn().catch((err) => log.error({ err }, 'shutdown step failed'));
@@ -44,6 +49,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       const embedded = await startEmbeddedDatabase(config.dataDir, { maxConnections: config.DATABASE_POOL_SIZE + 5, log });
       closers.push(() => embedded.close());
       databaseUrl = embedded.url;
+      registerOwnListener(new URL(embedded.url).port);
       log.info({ dataDir: config.dataDir }, 'embedded database started');
     }
     await applyMigrations(databaseUrl, log);
@@ -51,6 +57,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const database = openDatabase(databaseUrl, { poolSize: config.DATABASE_POOL_SIZE, namedStatements: Boolean(config.DATABASE_URL) });
     closers.push(() => database.close());
     const db = database.prisma;
+    await sealAtStart(db, config, log);
 
     const credentials = await bootstrapIfEmpty(db);
     if (credentials) {
@@ -60,11 +67,21 @@ export async function startService(config: Config, log: Logger): Promise<Running
     }
 
     const running = (temporal = await temporalStarting);
+    // Outbound requests must not reach the embedded server's gRPC or HTTP port (src/outbound).
+    if (!config.TEMPORAL_ADDRESS) [running.address, running.httpAddress].forEach((a) => registerOwnListener(a?.split(':').pop()));
     closers.push(() => running.close());
     await running.startWorker(db);
     await startRecurringWorkflows(running.client, config, log);
+    const settleDeps = { client: running.client, db, config, log };
+    const reconciler = config.WORKFLOW_RECONCILE_MS ? new WorkflowReconciler(settleDeps) : undefined;
+    // Before the resumes: a plan whose workflow an operator ended is no longer POSTED, so it is not restarted.
+    await reconciler?.pass();
     await resumePlanWorkflows(running.client, db, config, log);
-    await resumeWebhookDeliveries(running.client, db, config, log);
+    await resumeWebhookDeliveries(running.client, db, config, log, (run) => settleClosedWorkflow(settleDeps, run));
+    if (reconciler) {
+      reconciler.start(config.WORKFLOW_RECONCILE_MS);
+      closers.push(() => reconciler.close());
+    }
     const dispatcher = config.OUTBOX_DISPATCHER
       ? new OutboxDispatcher(database.pool, running.client, config, log, { pollMs: config.OUTBOX_POLL_MS, leaseSeconds: 30 })
       : undefined;
@@ -90,6 +107,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     });
     closers.push(() => server.close());
     const port = (server.listener.address() as AddressInfo).port;
+    registerOwnListener(port);
     const url = `https://localhost:${port}/backoffice/v1`;
     log.info({ url, certificate: tls.source, temporal: running.address }, 'listening');
     return { url, databaseUrl, temporalAddress: running.address, temporalHttpAddress: running.httpAddress, credentials, close };

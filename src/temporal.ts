@@ -5,6 +5,7 @@ import { startTemporalServer } from '../temporal/server';
 import { createActivities } from './activities';
 import type { Config } from './config';
 import { registerSearchAttributes } from './search-attributes';
+import { temporalConnectionOptions } from './temporal-connection';
 import type { Db } from './db/client';
 import type { Logger } from './log';
 import { createMailer } from './mail';
@@ -54,7 +55,9 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
     httpAddress = server.httpAddress;
     log.info({ address }, 'embedded Temporal server started');
   }
-  const connection = await Connection.connect({ address });
+  // TLS and API key only reach a cluster: the configuration refuses them without TEMPORAL_ADDRESS.
+  const security = temporalConnectionOptions(config);
+  const connection = await Connection.connect({ address, ...security });
   closers.push(() => connection.close());
   // The embedded server takes any attribute the SDK types; a cluster only registered ones.
   if (config.TEMPORAL_ADDRESS) await registerSearchAttributes(connection, config.TEMPORAL_NAMESPACE, log);
@@ -70,6 +73,7 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
       closers.push(async () => mail.close());
       const worker = await startWorker({
         address,
+        ...security,
         namespace: config.TEMPORAL_NAMESPACE,
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         activities: createActivities({ db, mail, config, log }),

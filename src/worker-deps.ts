@@ -9,6 +9,7 @@ import { createPrismaClient } from './db/client';
 import { DATABASE_INFO_FILE, type DatabaseInfo } from './db/embedded';
 import type { Logger } from './log';
 import { createMailer } from './mail';
+import { registerOwnListener } from './outbound';
 
 /**
  * The URL of the embedded database served by a running service on this data directory (it
@@ -41,6 +42,8 @@ const EMBEDDED_POOL_SIZE = 3;
 export function openWorkerDeps(config: Config, log: Logger): { deps: ActivityDeps; close(): Promise<void> } {
   const embeddedUrl = config.DATABASE_URL ? undefined : runningEmbeddedDatabaseUrl(config.dataDir);
   const url = config.DATABASE_URL ?? embeddedUrl;
+  // The service's embedded database, on a port its configuration does not name (src/outbound).
+  if (embeddedUrl) registerOwnListener(new URL(embeddedUrl).port);
   if (!url) {
     throw new Error(`DATABASE_URL is unset and no running service serves an embedded database from ${config.dataDir}: start the service first, or set DATABASE_URL`);
   }

@@ -8,10 +8,14 @@ import { createActivities } from './activities';
 import { ConfigError, loadConfigOrExit } from './config';
 import { createLogger } from './log';
 import { openWorkerDeps } from './worker-deps';
+import { temporalConnectionOptions, type TemporalConnectionOptions } from './temporal-connection';
 
 export interface StartWorkerOptions {
   /** host:port of the Temporal frontend. */
   address: string;
+  /** TLS and API key of a cluster (src/temporal-connection.ts); none for the embedded server. */
+  tls?: TemporalConnectionOptions['tls'];
+  apiKey?: string;
   namespace?: string;
   taskQueue: string;
   activities: object;
@@ -38,6 +42,8 @@ export interface RunningWorker {
 export async function startWorker(opts: StartWorkerOptions): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({
     address: opts.address,
+    ...(opts.tls ? { tls: opts.tls } : {}),
+    ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
     // The SDK gzips every request by default; over loopback (the embedded server) that only costs CPU.
     ...(isLoopback(opts.address) ? { grpcCompression: { codec: 'none' as const } } : {}),
   });
@@ -91,6 +97,7 @@ async function main(): Promise<void> {
   try {
     const running = await startWorker({
       address,
+      ...temporalConnectionOptions(config),
       namespace,
       taskQueue,
       activities: createActivities(resources.deps),

@@ -10,16 +10,19 @@ import type { ActivityDeps } from '.';
 import { scopedClient } from '../db/tenancy';
 import type { Tx } from '../db/client';
 import { evaluateFilters } from '../domain/automations/filters';
-import { entityIdOf } from '../domain/automations/catalogue';
+import { entityIdOf, entityOfEvent } from '../domain/automations/catalogue';
 import { loadRunPlan } from '../domain/automations/definitions';
-import { createRecord, recordAttribute, type NewRecord, type RecordAttribute, type RecordStatus } from '../domain/automations/records';
+import { createRecord, recordAttribute, recordReason, rejectPendingApprovals, type NewRecord, type RecordAttribute, type RecordStatus } from '../domain/automations/records';
 import { performAction, type ActionOutcome, type RunContext } from '../domain/automations/actions';
 import { AppError } from '../domain/errors';
 import { communicationWorkflowId } from '../domain/communications/communications';
 import { automationRunWorkflowId } from '../outbox-dispatcher';
 import { searchAttributes } from '../search-attributes';
 import { startWebhookDelivery } from '../webhook-workflows';
+import { contactSnapshotSql } from '../domain/events/contact-snapshot';
+import { checkIds, notOwned } from './ownership';
 
+/** The event as the run loads it from the outbox, in the run's organisation. */
 export interface AutomationEvent {
   id: string;
   type: string;
@@ -29,11 +32,27 @@ export interface AutomationEvent {
   payload: Record<string, unknown>;
 }
 
+/** Ids only (docs/security.md "Workflows and personal data"): the activity loads the event. */
 export interface AutomationRunInput {
   organisationId: string;
   automationId: string;
-  event: AutomationEvent;
+  eventId: string;
 }
+
+/**
+ * Runs started before inputs carried ids also carried the event with its payload: only its id
+ * is read, and the event is loaded like any other, so what such an input says is never trusted.
+ */
+type RunInput = AutomationRunInput | { organisationId: string; automationId: string; event: { id: string } };
+
+const eventIdOf = (input: RunInput): unknown => ('eventId' in input ? input.eventId : input.event?.id);
+
+// The snapshot written with the event, or for an event dispatched before snapshots stayed with
+// their events (the dispatcher used to drop them), the contact as it is now.
+const EVENT = `SELECT id, type, floor(extract(epoch FROM created_at))::bigint AS "createdOn",
+  CASE WHEN payload ? 'contact' OR NOT payload ? 'contact_id' THEN payload
+    ELSE payload || ${contactSnapshotSql(`(payload->>'contact_id')::uuid`)} END AS payload
+FROM outbox_events WHERE organisation_id = $1 AND id = $2::uuid`;
 
 export interface RunStep {
   actionId: string;
@@ -49,13 +68,16 @@ export interface RunStep {
 /** The automation as it was when the run began: later edits change only later runs. */
 export interface RunPlan {
   automation: { id: string; name: string; entity: string };
-  entity: { type: string; id: string; reference: string | null };
+  /** Ids only: the plan travels through the workflow's history (a run's reference is derived per call). */
+  entity: { type: string; id: string };
   steps: RunStep[];
 }
 
 export interface StepResult {
   recordId: string;
   status: string;
+  /** Why a SKIPPED or FAILED step did not do its work (the record's `reason`): visible in the run's result. */
+  reason?: string;
 }
 
 /**
@@ -73,16 +95,27 @@ export interface RunProgress {
 export function automationActivities(deps: ActivityDeps) {
   const org = (id: string) => scopedClient(deps.db, id);
 
+  /** The run's event, from the outbox of the input's organisation: another's is refused. */
+  async function loadEvent(input: RunInput): Promise<AutomationEvent> {
+    const eventId = eventIdOf(input);
+    checkIds({ organisationId: input.organisationId, automationId: input.automationId, eventId });
+    const [row] = await org(input.organisationId).$queryRawUnsafe<Array<Omit<AutomationEvent, 'createdOn'> & { createdOn: bigint }>>(EVENT, input.organisationId, eventId);
+    if (!row) throw notOwned('event', eventId as string, input.organisationId);
+    return { ...row, createdOn: Number(row.createdOn) };
+  }
+
   /** Reads the automation and its sequence and evaluates each action's filters against the event. */
-  async function prepare(input: AutomationRunInput): Promise<RunPlan | null> {
+  async function prepare(input: RunInput, event: AutomationEvent): Promise<RunPlan | null> {
     const plan = await loadRunPlan(org(input.organisationId), input.organisationId, input.automationId);
     if (!plan) return null;
-    const entityId = entityIdOf(plan.automation.entity, input.event.payload);
-    if (!entityId) throw ApplicationFailure.nonRetryable(`event ${input.event.id} (${input.event.type}) names no ${plan.automation.entity} entity`, 'EVENT_WITHOUT_ENTITY');
-    const data = { ...input.event.payload, event_type: input.event.type, created_on: input.event.createdOn };
+    const entityId = entityIdOf(plan.automation.entity, event.payload);
+    if (!entityId || entityOfEvent(event.type) !== plan.automation.entity) {
+      throw ApplicationFailure.nonRetryable(`event ${event.id} (${event.type}) names no ${plan.automation.entity} entity`, 'EVENT_WITHOUT_ENTITY');
+    }
+    const data = { ...event.payload, event_type: event.type, created_on: event.createdOn };
     return {
       automation: { id: plan.automation.id, name: plan.automation.name, entity: plan.automation.entity },
-      entity: { type: plan.automation.entity, id: entityId, reference: entityReference(input.event.payload) },
+      entity: { type: plan.automation.entity, id: entityId },
       steps: plan.actions.map((a) => {
         const verdict = evaluateFilters(a.filters, data);
         return { actionId: a.id, order: a.order, adaptor: a.adaptor, adaptorAction: a.adaptorAction, parameters: a.parameters, matched: verdict.matched, reason: verdict.reason };
@@ -91,8 +124,8 @@ export function automationActivities(deps: ActivityDeps) {
   }
 
   /** One action: its effect and its record in one transaction, then the starts that follow. */
-  async function runStep(input: AutomationRunInput, plan: RunPlan, step: RunStep): Promise<StepResult> {
-    const ctx = runContext(input, plan, step);
+  async function runStep(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep): Promise<StepResult> {
+    const ctx = runContext(input, event, plan, step);
     const record = await org(input.organisationId).$transaction(async (tx) => {
       const found = await findRecord(tx, ctx);
       if (found) return found;
@@ -109,13 +142,15 @@ export function automationActivities(deps: ActivityDeps) {
       }
       return createRecord(tx, input.organisationId, recordInput(ctx, outcome.status, outcome.attributes));
     }, { maxWait: 10_000, timeout: 30_000 });
-    await startFollowUps(ctx, record.attributes as unknown as RecordAttribute[]);
-    return { recordId: record.id, status: record.status };
+    const attributes = record.attributes as unknown as RecordAttribute[];
+    await startFollowUps(ctx, attributes);
+    const reason = recordReason(record.status, attributes);
+    return { recordId: record.id, status: record.status, ...(reason ? { reason } : {}) };
   }
 
   /** Opens an approval request: its record, PENDING. */
-  async function openApproval(input: AutomationRunInput, plan: RunPlan, step: RunStep): Promise<StepResult> {
-    const ctx = runContext(input, plan, step);
+  async function openApproval(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep): Promise<StepResult> {
+    const ctx = runContext(input, event, plan, step);
     // timeout_seconds always has a value: loadRunPlan fills in the catalogue's default.
     const timeout = Number(step.parameters.timeout_seconds);
     const attributes = [
@@ -156,17 +191,18 @@ export function automationActivities(deps: ActivityDeps) {
      * FAILED step, or an approval, which it opens and leaves to the workflow to wait for. One
      * activity for the usual run; each step is still recorded (and found again) on its own.
      */
-    async runAutomation(input: AutomationRunInput, known: RunPlan | null, from: number): Promise<RunProgress> {
-      const plan = known ?? (await prepare(input));
+    async runAutomation(input: RunInput, known: RunPlan | null, from: number): Promise<RunProgress> {
+      const event = await loadEvent(input);
+      const plan = known ?? (await prepare(input, event));
       if (!plan) return { plan: null, steps: [], stopped: true };
       const steps: RunProgress['steps'] = [];
       for (let at = from; at < plan.steps.length; at++) {
         const step = plan.steps[at];
         if (step.matched && step.adaptorAction === 'REQUEST_APPROVAL') {
-          const opened = await openApproval(input, plan, step);
+          const opened = await openApproval(input, event, plan, step);
           return { plan, steps, stopped: false, approval: { at, ...opened } };
         }
-        const result = await runStep(input, plan, step);
+        const result = await runStep(input, event, plan, step);
         steps.push({ actionId: step.actionId, adaptorAction: step.adaptorAction, ...result });
         if (result.status === 'FAILED') return { plan, steps, stopped: true };
         Context.current().heartbeat(at);
@@ -179,30 +215,26 @@ export function automationActivities(deps: ActivityDeps) {
      * signals, so a lost signal is found here. Still PENDING when the wait ends: REJECTED by timeout.
      */
     async settleApproval(organisationId: string, recordId: string, timedOut: boolean): Promise<string> {
+      checkIds({ organisationId, recordId });
       const tx = org(organisationId);
-      if (timedOut) {
-        const record = await tx.adaptorActionRecord.findFirstOrThrow({ where: { organisationId, id: recordId } });
-        if (record.status === 'PENDING') {
-          const attributes = (record.attributes as unknown as RecordAttribute[]).map((a) => (a.key === 'status' ? { ...a, value: 'REJECTED' } : a));
-          attributes.push(recordAttribute('reason', 'Reason', 'STRING', 'TIMEOUT: no decision before timeout_on'));
-          // Conditional: a decision that lands at the same moment wins over the timeout.
-          await tx.adaptorActionRecord.updateMany({ where: { organisationId, id: recordId, status: 'PENDING' }, data: { status: 'REJECTED', attributes: attributes as object[] } });
-        }
-      }
-      const record = await tx.adaptorActionRecord.findFirstOrThrow({ where: { organisationId, id: recordId }, select: { status: true } });
+      // Conditional: a decision that lands at the same moment wins over the timeout.
+      if (timedOut) await rejectPendingApprovals(tx, organisationId, { id: recordId }, 'TIMEOUT: no decision before timeout_on');
+      const record = await tx.adaptorActionRecord.findFirst({ where: { organisationId, id: recordId }, select: { status: true } });
+      if (!record) throw notOwned('adaptor action record', recordId, organisationId);
       return record.status;
     },
   };
 }
 
-function runContext(input: AutomationRunInput, plan: RunPlan, step: RunStep): RunContext {
+function runContext(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep): RunContext {
   return {
     organisationId: input.organisationId,
     automation: plan.automation,
-    entity: plan.entity,
-    event: input.event,
+    // The reference holds the contact's code and name: derived here, never kept in the plan.
+    entity: { type: plan.entity.type, id: plan.entity.id, reference: entityReference(event.payload) },
+    event,
     step,
-    workflowId: automationRunWorkflowId(input.automationId, input.event.id),
+    workflowId: automationRunWorkflowId(input.automationId, event.id),
   };
 }
 

@@ -9,6 +9,7 @@ import { createTickCommunications } from '../domain/communications/plan-tick';
 import { getPlan } from '../domain/communications/plans';
 import { planSchedule, type ScheduleState } from '../domain/communications/schedule';
 import type { TickInput } from './communications';
+import { checkIds } from './ownership';
 
 export interface PlanRef {
   organisationId: string;
@@ -19,7 +20,9 @@ export interface PlanRef {
 export type PlanStatus = { ended: 'DELETED' | 'DRAFT' | 'FINISHED' } | ({ ended?: undefined } & ScheduleState);
 
 export function planActivities(db: Db) {
+  // A plan not found ends its workflow (DELETED): a deleted plan's and another organisation's look alike, and neither is acted on.
   const plan = async (input: PlanRef) => {
+    checkIds({ organisationId: input.organisationId, planId: input.planId });
     const tx = scopedClient(db, input.organisationId) as unknown as Tx;
     return getPlan(tx, input.organisationId, input.planId).catch((err) => {
       if (err?.code === 'NOT_FOUND') return null;

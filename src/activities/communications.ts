@@ -8,13 +8,16 @@ import { createTransport, type Transporter } from 'nodemailer';
 import type { Config } from '../config';
 import type { Communication, Db, Integration } from '../db/client';
 import { scopedClient } from '../db/tenancy';
+import { settingsToSend } from '../domain/communications/integration-secrets';
 import type { HttpSettings, SmtpSettings } from '../domain/communications/integration-settings';
 import { escapeHtml } from '../domain/communications/render';
 import { contactSnapshotSql } from '../domain/events/contact-snapshot';
 import { newId } from '../domain/ids';
 import { instrumentHtml, trackingBase, trackingKey } from '../domain/communications/tracking';
 import type { MailMessage, Mailer } from '../mail';
+import { OutboundRefused, sendHttp, smtpTarget, SMTP_LIMITS, type OutboundConfig } from '../outbound';
 import { loadJwtSecret } from '../secrets';
+import { checkIds, notOwned } from './ownership';
 
 export interface SendCommunicationInput {
   organisationId: string;
@@ -47,6 +50,14 @@ SELECT $6::uuid, $1, 'COMMUNICATION_' || $3, 'communication', m.id,
   || ${contactSnapshotSql('m.contact_id')}
 FROM m`;
 
+/**
+ * A PENDING communication that nothing will send any more (its workflow was ended by an
+ * operator) becomes FAILED with the reason, and records its COMMUNICATION_FAILED event.
+ */
+export async function failPendingCommunication(db: Db, organisationId: string, id: string, reason: string): Promise<void> {
+  await db.$executeRawUnsafe(MARK, organisationId, id, 'FAILED', null, reason.slice(0, 1000), newId());
+}
+
 /** A failure retrying cannot cure (a 4xx from the SMS provider, a permanent SMTP refusal). */
 export class Permanent extends Error {}
 
@@ -67,13 +78,14 @@ export function communicationActivities(deps: SendDeps) {
   let key: Buffer | undefined;
   const tracking = () => (key ??= trackingKey(loadJwtSecret(deps.config)));
 
-  /** One batch of sends: SMTP integrations keep one (pooled) transport each until close(). */
+  /** One batch of sends: SMTP integrations keep one (pooled) transport each, pinned to the address judged once, until close(). */
   function sender() {
-    const transports = new Map<string, Transporter>();
+    const transports = new Map<string, Promise<Transporter>>();
     const smtp = (integration: Integration) => {
       let transport = transports.get(integration.id);
       if (!transport) {
-        transport = smtpTransport(integration.settings as unknown as SmtpSettings);
+        transport = smtpTransport(deps.config, settingsToSend<SmtpSettings>(integration));
+        transport.catch(() => undefined); // each send awaits it and reports the failure
         transports.set(integration.id, transport);
       }
       return transport;
@@ -81,6 +93,8 @@ export function communicationActivities(deps: SendDeps) {
     return {
       /** Sends the row; answers the sender address used. */
       async deliver(row: Row): Promise<string | null> {
+        // Anonymisation clears the recipient of a communication still PENDING (docs/contacts.md).
+        if (row.channel !== 'INAPP' && !row.recipient) throw new Permanent('no recipient: the contact was anonymized');
         if (row.channel === 'EMAIL') {
           const html = instrumentHtml(row.richContent ?? `<div style="white-space:pre-wrap">${escapeHtml(row.content)}</div>`, trackingBase(deps.config), tracking(), row.organisationId, row.id);
           const message = { to: row.recipient!, subject: row.subject ?? '', text: row.content, html, messageId: communicationMessageId(row.id) };
@@ -88,15 +102,15 @@ export function communicationActivities(deps: SendDeps) {
             await deps.mail.send(message);
             return deps.config.MAIL_FROM;
           }
-          return await sendSmtp(smtp(row.integration), row.integration.settings as unknown as SmtpSettings, message);
+          return await sendSmtp(await smtp(row.integration), row.integration.settings as unknown as SmtpSettings, message);
         }
         if (row.channel === 'SMS') {
           if (!row.integration) throw new Permanent('no SMS integration');
-          return await sendHttp(row.integration.settings as unknown as HttpSettings, row.recipient!, row.content);
+          return await sendSms(deps.config, settingsToSend<HttpSettings>(row.integration), row.recipient!, row.content);
         }
         return null; // INAPP: the row is the message; nothing leaves the service.
       },
-      close: () => transports.forEach((t) => t.close()),
+      close: () => transports.forEach((t) => t.then((transport) => transport.close(), () => undefined)),
     };
   }
 
@@ -127,9 +141,12 @@ export function communicationActivities(deps: SendDeps) {
 
   return {
     async sendCommunication(input: SendCommunicationInput): Promise<SendOutcome> {
+      checkIds({ organisationId: input.organisationId, communicationId: input.communicationId });
       const db = scopedClient(deps.db, input.organisationId);
       const row = await db.communication.findFirst({ where: { organisationId: input.organisationId, id: input.communicationId }, include: { integration: true } });
-      if (!row || row.lifeCycleState !== 'PENDING') return 'ALREADY_DONE';
+      // Communications are never deleted: one not found is another organisation's (a forged start).
+      if (!row) throw notOwned('communication', input.communicationId, input.organisationId);
+      if (row.lifeCycleState !== 'PENDING') return 'ALREADY_DONE';
       const send = sender();
       try {
         const outcome = await sendRow(db, send, row, lastAttempt(input.maximumAttempts));
@@ -142,6 +159,7 @@ export function communicationActivities(deps: SendDeps) {
 
     /** The PENDING communications of a plan's tick, a page at a time, TICK_CONCURRENCY at once. */
     async sendTickCommunications(input: TickInput): Promise<{ sent: number; failed: number }> {
+      checkIds({ organisationId: input.organisationId, planId: input.planId });
       const db = scopedClient(deps.db, input.organisationId);
       const last = lastAttempt(input.maximumAttempts);
       const send = sender();
@@ -172,19 +190,22 @@ export function communicationActivities(deps: SendDeps) {
   };
 }
 
-/** A pooled transport to an SMTP integration (reports reuse it: src/activities/reports.ts). */
-export function smtpTransport(s: SmtpSettings): Transporter {
+/**
+ * A pooled transport to an SMTP integration (reports reuse it: src/activities/reports.ts),
+ * connecting only to the address the outbound gateway judged; a refused host is Permanent.
+ */
+export async function smtpTransport(config: OutboundConfig, s: SmtpSettings): Promise<Transporter> {
+  const target = await smtpTarget(config, s.host, s.port).catch((err: unknown) => {
+    throw err instanceof OutboundRefused ? new Permanent(`refused: settings.host ${err.message}`) : err;
+  });
   return createTransport({
-    host: s.host,
-    port: s.port,
+    ...target,
     secure: s.secure,
     ...(s.username ? { auth: { user: s.username, pass: s.password ?? '' } } : {}),
     pool: true,
     // As many connections as a tick sends at once (TICK_CONCURRENCY): fewer made sends queue (bench: 1,319 → 2,171 mails/s standalone).
     maxConnections: TICK_CONCURRENCY,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
+    ...SMTP_LIMITS,
   });
 }
 
@@ -201,7 +222,8 @@ export async function sendSmtp(transport: Transporter, s: SmtpSettings, m: Pick<
   return s.from_address;
 }
 
-async function sendHttp(s: HttpSettings, to: string, message: string): Promise<string | null> {
+/** Through the outbound gateway: a refused address or a redirect is Permanent; the answer is read up to the gateway's cap and dropped. */
+async function sendSms(config: OutboundConfig, s: HttpSettings, to: string, message: string): Promise<string | null> {
   const json = /^\s*[[{]/.test(s.body_template);
   const values: Record<string, string> = { to, message, from: s.from ?? '' };
   const body = s.body_template.replace(/\{\{\s*(to|message|from)\s*\}\}/g, (_w, name: string) => (json ? JSON.stringify(values[name]).slice(1, -1) : values[name]));
@@ -209,10 +231,15 @@ async function sendHttp(s: HttpSettings, to: string, message: string): Promise<s
   if (s.auth.type === 'BASIC') headers.authorization = `Basic ${Buffer.from(`${s.auth.username}:${s.auth.password}`).toString('base64')}`;
   if (s.auth.type === 'BEARER') headers.authorization = `Bearer ${s.auth.token}`;
   if (s.auth.type === 'API_KEY') headers[s.auth.header_name!.toLowerCase()] = s.auth.token!;
-  const res = await fetch(s.url, { method: s.method, headers, body, signal: AbortSignal.timeout(15_000), redirect: 'error' });
-  await res.arrayBuffer().catch(() => undefined);
-  if (res.ok) return s.from ?? null;
-  const reason = `SMS provider answered ${res.status}`;
-  if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) throw new Permanent(reason);
+  let status: number;
+  try {
+    ({ status } = await sendHttp(config, { method: s.method, url: s.url, headers, body, timeoutMs: 15_000 }));
+  } catch (err) {
+    throw err instanceof OutboundRefused ? new Permanent(`refused: settings.url ${err.message}`) : err;
+  }
+  if (status >= 200 && status < 300) return s.from ?? null;
+  const reason = `SMS provider answered ${status}`;
+  if (status >= 300 && status < 400) throw new Permanent(`${reason} (redirects are not followed)`);
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429) throw new Permanent(reason);
   throw new Error(reason);
 }

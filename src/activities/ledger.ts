@@ -9,6 +9,7 @@ import { Money } from '../domain/money';
 import { EXPIRED_LOTS, expireLot } from '../domain/money/ledger/expiry';
 import { creditTopup, planTopup, type TopupPlan } from '../domain/money/ledger/topup';
 import { GatewayUnavailable, type ChargeResult, type PaymentGateway } from '../payments/gateway';
+import { checkIds } from './ownership';
 
 export const EXPIRY_PAGE = 200;
 
@@ -43,6 +44,7 @@ export function topupActivities(db: Db, gateway: PaymentGateway) {
     scopedClient(db, organisationId).$transaction((tx) => fn(txSql(tx, organisationId)));
   return {
     async planTopup(input: TopupInput): Promise<TopupPlan | 'NOT_YET_VISIBLE'> {
+      checkIds({ organisationId: input.organisationId, causeId: input.causeId });
       return inOrg(input.organisationId, (sql) => planTopup(sql, input.causeId));
     },
     async chargeTopup(input: TopupInput & { amount: string; currencyCode: string; paymentMethod: string; paymentMethodId: string | null }): Promise<ChargeResult> {

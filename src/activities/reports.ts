@@ -13,6 +13,7 @@ import type { Db } from '../db/client';
 import { txSql } from '../db/sql';
 import { scopedClient } from '../db/tenancy';
 import { pickIntegration } from '../domain/communications/communications';
+import { settingsToSend } from '../domain/communications/integration-secrets';
 import type { SmtpSettings } from '../domain/communications/integration-settings';
 import { AppError } from '../domain/errors';
 import { reportDef } from '../domain/reports/catalogue';
@@ -24,6 +25,7 @@ import { markFailed, markRunning, markSent } from '../domain/reports/runs';
 import type { ReportQueryInput } from '../domain/reports/types';
 import type { MailMessage, Mailer } from '../mail';
 import { Permanent, sendSmtp, smtpTransport } from './communications';
+import { checkIds, notOwned } from './ownership';
 
 export interface ReportRunRef {
   organisationId: string;
@@ -39,6 +41,11 @@ function reportFile(config: Pick<Config, 'dataDir'>, runId: string, format: stri
   return path.join(config.dataDir, 'reports', `${runId}.${format.toLowerCase()}`);
 }
 
+/** A settled run's file, whichever its format: a crash or an operator's terminate may leave it behind. */
+export async function removeReportFiles(config: Pick<Config, 'dataDir'>, runId: string): Promise<void> {
+  await Promise.all(['CSV', 'PDF'].map((format) => rm(reportFile(config, runId, format), { force: true })));
+}
+
 /** `YYYY-MM-DD HH:MM:SS` in the zone (sv-SE writes ISO order). */
 function localTime(date: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short', timeStyle: 'medium' }).format(date);
@@ -52,8 +59,8 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
       await deps.mail.send(message);
       return;
     }
-    const settings = integration.settings as unknown as SmtpSettings;
-    const transport = smtpTransport(settings);
+    const settings = settingsToSend<SmtpSettings>(integration);
+    const transport = await smtpTransport(deps.config, settings);
     try {
       await sendSmtp(transport, settings, message);
     } finally {
@@ -65,11 +72,14 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
     /** Writes and mails the run's file, then marks it SENT; a run already settled is left alone. */
     async runReport(input: ReportRunRef): Promise<'SENT' | 'ALREADY_DONE'> {
       const activity = Context.current();
+      checkIds({ organisationId: input.organisationId, runId: input.runId });
       const db = scopedClient(deps.db, input.organisationId);
       const run = await markRunning(db, input.runId);
       if (!run) {
+        // Before any file is touched: the file is named by the run id alone, whoever's run it is.
+        if (!(await db.reportRun.findFirst({ where: { id: input.runId }, select: { id: true } }))) throw notOwned('report run', input.runId, input.organisationId);
         // A crash between marking SENT and deleting the file leaves it behind: the repeat removes it.
-        await Promise.all(['CSV', 'PDF'].map((format) => rm(reportFile(deps.config, input.runId, format), { force: true })));
+        await removeReportFiles(deps.config, input.runId);
         return 'ALREADY_DONE';
       }
       const sql = txSql(db, input.organisationId);
@@ -86,6 +96,8 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
           ? pdfWriter(file, compiled.fields, { report: report.name, filters: compiled.filterText, generatedAt })
           : csvWriter(file, compiled.fields);
         let rowCount = 0;
+        // A page or the mail may take a while: the heartbeat says the activity is alive meanwhile.
+        beat = setInterval(() => activity.heartbeat(rowCount), 5_000);
         let cursor: Cursor | null = null;
         do {
           const page = await readPage(sql, compiled, cursor, REPORT_PAGE_ROWS);
@@ -97,9 +109,9 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
         await writer.end();
         writer = undefined; // complete: nothing left to abort
         const byteCount = (await stat(file)).size;
+        // An operator's terminate settles the run FAILED while this activity still runs: mail nothing then.
+        if ((await db.reportRun.findFirst({ where: { id: run.id }, select: { state: true } }))?.state !== 'RUNNING') return 'ALREADY_DONE';
 
-        // Sending a large file takes a while: the heartbeat says the activity is alive meanwhile.
-        beat = setInterval(() => activity.heartbeat(rowCount), 5_000);
         const name = `${report.id}-${generatedAt.slice(0, 10)}.${run.format.toLowerCase()}`;
         await send(db, input.organisationId, {
           to: run.recipient,
@@ -127,6 +139,7 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
 
     /** The last word on a run that could not be sent (the workflow's, after the retries). */
     async failReportRun(input: ReportRunRef & { error: string }): Promise<void> {
+      checkIds({ organisationId: input.organisationId, runId: input.runId });
       await markFailed(scopedClient(deps.db, input.organisationId), input.runId, input.error);
     },
   };

@@ -8,6 +8,7 @@ import { scopedClient } from '../db/tenancy';
 import type { Tx } from '../db/client';
 import type { AuditActor } from '../domain/audit';
 import { AppError } from '../domain/errors';
+import { checkIds } from './ownership';
 import { markTerminated, moveReceivable, moveWallet, planTermination, type TerminationPlan } from '../domain/money/termination';
 
 export interface TerminationInput {
@@ -20,6 +21,7 @@ export interface TerminationInput {
 export function terminationActivities(db: Db) {
   async function step<T>(input: TerminationInput, fn: (sql: OrgSql, tx: Tx, actor: AuditActor) => Promise<T>): Promise<T> {
     const { organisationId } = input;
+    checkIds({ organisationId, accountId: input.accountId, targetAccountId: input.targetAccountId });
     const actor: AuditActor = { organisationId, actorType: input.actor.type, actorId: input.actor.id, requestId: input.actor.requestId };
     try {
       return await scopedClient(db, organisationId).$transaction((tx) => fn(txSql(tx, organisationId), tx, actor), { timeout: 60_000 });

@@ -1,9 +1,12 @@
 // Webhook delivery activities (docs/webhooks.md "Delivery"). An HTTP failure is an outcome,
 // not an error: only the database failing throws, and Temporal retries that.
-import type { Config } from '../config';
+import { ApplicationFailure } from '@temporalio/common';
+import { WEBHOOK_MAX_ATTEMPTS, type Config } from '../config';
 import type { Db } from '../db/client';
 import { scopedClient } from '../db/tenancy';
 import { attemptDelivery, type AttemptInput, type RequestState } from '../domain/webhooks/delivery';
+import { AppError } from '../domain/errors';
+import { checkIds, notOwned } from './ownership';
 
 export interface WebhookDeliveryInput {
   organisationId: string;
@@ -18,7 +21,17 @@ export function webhookActivities(deps: { db: Db; config: Config }) {
   return {
     /** One signed attempt, logged; answers the request's state after it. */
     async attemptWebhookDelivery(input: AttemptInput): Promise<RequestState> {
-      return await attemptDelivery(scopedClient(deps.db, input.organisationId), { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS }, input);
+      checkIds({ organisationId: input.organisationId, requestId: input.requestId });
+      // The schedule comes from the workflow's input: a forged one gets no more attempts than a configured one.
+      if (!Number.isInteger(input.attempt) || input.attempt < 1 || input.attempt > WEBHOOK_MAX_ATTEMPTS) {
+        throw ApplicationFailure.nonRetryable(`attempt ${input.attempt} is outside 1..${WEBHOOK_MAX_ATTEMPTS}`, 'INVALID_ATTEMPT');
+      }
+      try {
+        return await attemptDelivery(scopedClient(deps.db, input.organisationId), { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, config: deps.config }, input);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'NOT_FOUND') throw notOwned('webhook request', input.requestId, input.organisationId);
+        throw err;
+      }
     },
   };
 }

@@ -13,8 +13,9 @@ import { requireForwardedHttps } from './middleware/https';
 import { Idempotency, fingerprint, type IdempotencyKeyRef } from './middleware/idempotency';
 import { RateLimiter } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
+import { responseHeaders } from './middleware/response-headers';
 import { assertStorableText, bodyFor } from './middleware/strict-input';
-import { runsInTransaction, type RequestContext, type RouteDef } from './route';
+import { bodyRequired, runsInTransaction, type RequestContext, type RouteDef } from './route';
 import { RouteTable } from './route-table';
 import { allRoutes } from './routes';
 import { docsRouter } from './docs';
@@ -45,8 +46,12 @@ export function createApp(deps: AppDeps) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  if (config.TRUST_PROXY === true) {
+    log.warn('TRUST_PROXY=true trusts every peer: anyone who reaches the port directly can claim HTTPS and any client address; list the proxies instead (docs/security.md "Proxies")');
+  }
   app.set('etag', false);
   app.use(requestId);
+  app.use(responseHeaders);
   app.use(accessLog(log));
   app.use(requireForwardedHttps(config.TRUST_PROXY));
 
@@ -87,11 +92,14 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
     principal = await p.authenticator.authenticate(req);
     p.limiter.take(principal.actor.id, principal.rateLimitPerSecond);
     authorise(principal, def.auth);
+  } else if (def.optionalCredential && Authenticator.sent(req)) {
+    principal = await p.authenticator.authenticate(req);
+    p.limiter.take(principal.actor.id, principal.rateLimitPerSecond);
   }
   res.locals.principal = principal;
   assertStorableText(pathParams);
   assertStorableText(req.query);
-  const rawBody = bodyFor(def.body !== undefined, req.body);
+  const rawBody = bodyFor(req.body, !def.body ? 'none' : bodyRequired(def) ? 'required' : 'optional');
   assertStorableText(rawBody);
   const params = parsePart(def.params, pathParams);
   const query = def.query ? parsePart(def.query, req.query) : refuseQuery(req.query);
@@ -103,6 +111,7 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
     actor: principal?.actor ?? ANONYMOUS,
     requestId: String(res.locals.requestId),
     config: p.deps.config,
+    clientAddress: req.ip ?? req.socket.remoteAddress ?? '',
   };
   const db = principal ? scopedClient(p.deps.database.prisma, organisationId) : NO_DATABASE;
   const sql = principal ? pgSql(p.deps.database.pool, organisationId, p.deps.database.namedStatements) : NO_SQL;

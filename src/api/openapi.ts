@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import pkg from '../../package.json';
-import type { RouteDef } from './route';
+import { bodyRequired, type RouteDef } from './route';
+import { MAX_MEMBERS, MAX_NESTING } from './middleware/nesting';
 import { COMMON_AREA, ERROR_CODES, codesOf } from '../domain/error-codes';
+import { SCOPES } from '../domain/identity/scopes';
 
 /**
  * The OpenAPI 3.1 document, generated from the same route list and zod schemas that the app
@@ -63,6 +65,7 @@ const INFO_DESCRIPTION = [
   '- Authenticate with an `api_key` header (secret key, or public key where an operation says so) or `Authorization: Bearer <JWT>` from `POST /users/login`.',
   '- Dates are epoch seconds (UTC); ids are GUIDs. Lists take `page` (1-based), `size` (max 100), `sort` and `order` (`ASC`/`DESC`).',
   '- Every error has the body `{code, message, attribute?, request_id}`; every response carries `X-Request-Id`.',
+  `- Request bodies: at most 1 MiB (413), nested at most ${MAX_NESTING} levels deep (the top-level value is level 1) and at most ${MAX_MEMBERS} members per object (400 naming where). Responses are \`Cache-Control: no-store\`.`,
   '- Any POST accepts an `Idempotency-Key` header: the same key and body within 24 h replays the first response.',
   '',
   codeTable(COMMON_AREA),
@@ -75,8 +78,21 @@ function codeTable(area: string): string {
   return [title, '', '| code | status | meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
+/** What a reader of a tag needs before its operations (Markdown), beside its error codes. */
+const TAG_NOTES: Record<string, string> = {
+  Webhooks: [
+    'Each request is a JSON `{id, type, created_on, call_id?, data}` signed as [Standard Webhooks](https://www.standardwebhooks.com/) do:',
+    'the headers `webhook-id`, `webhook-timestamp` (epoch seconds, fresh on every attempt) and `webhook-signature`, a space-separated list of',
+    '`v1,<base64 HMAC-SHA256>` over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the webhook\'s `secret_key` after `whsec_`.',
+    'To verify: recompute the HMAC over the raw bytes received (not re-serialised JSON), compare it in constant time with each `v1` signature,',
+    'and refuse a timestamp more than 5 minutes away from now. `webhook-id` is the same on every attempt of a request: de-duplicate on it.',
+    'A 2xx within 15 s is success; anything else is retried on the schedule immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.',
+  ].join(' '),
+};
+
 function codesDescription(tag: string): { description?: string } {
-  return codesOf(tag).length ? { description: codeTable(tag) } : {};
+  const parts = [TAG_NOTES[tag], codesOf(tag).length ? codeTable(tag) : undefined].filter((p) => p !== undefined);
+  return parts.length ? { description: parts.join('\n\n') } : {};
 }
 
 const ERROR_SCHEMA: Json = {
@@ -95,18 +111,29 @@ const ERROR_SCHEMA: Json = {
   required: ['code', 'message', 'request_id'],
 };
 
+/**
+ * The scope names an operation's security requirement lists (OpenAPI 3.1 allows role names for
+ * any scheme type), declared on the schemes that carry them so linters and readers can check them.
+ */
+const SCOPE_NOTE = [
+  'Scopes: an operation lists the one it requires. A credential holding `*` has all of them, one holding a group name (`contacts`) has its `:read` and `:write`.',
+  `Scope names: ${SCOPES.map((s) => `\`${s}\``).join(', ')}.`,
+].join(' ');
+
 const SECURITY_SCHEMES: Json = {
   secretKey: {
     type: 'apiKey', in: 'header', name: 'api_key',
-    description: 'Secret API key: accepted by every operation its scopes allow.',
+    description: `Secret API key: accepted by every operation its scopes allow. ${SCOPE_NOTE}`,
+    'x-scopes': SCOPES,
   },
   publicKey: {
     type: 'apiKey', in: 'header', name: 'api_key',
-    description: 'Public API key (same header as the secret key): accepted only by operations that list this scheme (communication plans, templates, communications).',
+    description: 'Public API key (same header as the secret key): carries no scopes and is accepted only by operations that list this scheme (spec 4.7: communication plans, templates, communications).',
   },
   bearer: {
     type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
-    description: 'Access token of a back-office user, from `POST /users/login`. The raw token in a lower-case `authorization` header is accepted too.',
+    description: `Access token of a back-office user, from \`POST /users/login\`. The raw token in a lower-case \`authorization\` header is accepted too. ${SCOPE_NOTE}`,
+    'x-scopes': SCOPES,
   },
 };
 
@@ -167,7 +194,7 @@ function operation(def: RouteDef, schemas: SchemaNames): Json {
   if (parameters.length) op.parameters = parameters;
   if (hasBody) {
     op.requestBody = {
-      required: true,
+      required: bodyRequired(def),
       content: {
         'application/json': {
           schema: schemas.ref(def.body!, 'input', `${pascal(def.operationId)}Request`),
@@ -182,18 +209,19 @@ function operation(def: RouteDef, schemas: SchemaNames): Json {
 
 function describe(def: RouteDef): string | undefined {
   if (def.auth === 'none') return def.description;
-  const who = def.auth.public ? 'a secret or public API key, or a user token' : 'a secret API key or a user token';
   const admin = def.auth.adminOnly ? ' Users must be admins.' : '';
-  const needs = `Requires ${who} with the scope \`${def.auth.scope}\`.${admin}`;
+  const publicKey = def.auth.public ? ' A public API key is accepted too.' : '';
+  const needs = `Requires a secret API key or a user token with the scope \`${def.auth.scope}\`.${admin}${publicKey}`;
   return def.description ? `${def.description}\n\n${needs}` : needs;
 }
 
 /** Secret keys and user tokens everywhere; public keys only where the route admits them. */
 function security(def: RouteDef): Json[] {
-  if (def.auth === 'none') return [];
+  // `{}`: no credential is one of the alternatives.
+  if (def.auth === 'none') return def.optionalCredential ? [{}, { secretKey: [] }, { bearer: [] }] : [];
   const roles = [def.auth.scope];
   const alternatives: Json[] = [{ secretKey: roles }, { bearer: roles }];
-  if (def.auth.public) alternatives.push({ publicKey: roles });
+  if (def.auth.public) alternatives.push({ publicKey: [] });
   return alternatives;
 }
 

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { Express } from 'express';
+import type { TrustProxy } from '../config';
 import type { TlsMaterial } from '../tls';
 
 const TLS_HANDSHAKE = 0x16;
@@ -12,9 +13,9 @@ const TLS_HANDSHAKE = 0x16;
  * a handler. With TRUST_PROXY the proxy terminates TLS and may speak plain HTTP to us; then the
  * app checks X-Forwarded-Proto instead.
  */
-export function createServer(app: Express, tls: TlsMaterial, trustProxy: boolean) {
+export function createServer(app: Express, tls: TlsMaterial, trustProxy: TrustProxy) {
   const secure = https.createServer({ cert: tls.cert, key: tls.key, keepAliveTimeout: 65_000 }, app);
-  const plain = trustProxy ? http.createServer({ keepAliveTimeout: 65_000 }, app) : http.createServer(refusePlainHttp);
+  const plain = trustProxy !== false ? http.createServer({ keepAliveTimeout: 65_000 }, app) : http.createServer(refusePlainHttp);
   const sockets = new Set<net.Socket>();
 
   const listener = net.createServer({ pauseOnConnect: false }, (socket) => {

@@ -1,13 +1,15 @@
 // The embedded default database: PGlite (PostgreSQL compiled to WebAssembly) persisted in the
 // data directory and served on a local PostgreSQL wire socket, so the application talks to it
 // exactly as it talks to a real PostgreSQL (ARCHITECTURE.md, two shapes).
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { makePrivate } from '../data-dir';
 import { DEFAULT_POOL_SIZE } from './client';
 import { lockDataDir } from './data-dir-lock';
-import { startWireServer, type WireServer } from './pglite-wire';
+import { startWireServer, WIRE_USER, type WireServer } from './pglite-wire';
 
 export interface EmbeddedDatabase {
   /** postgresql:// URL of the socket server, for Prisma, pg and psql alike. */
@@ -20,7 +22,10 @@ export interface EmbeddedLog {
   info(obj: object, msg: string): void;
 }
 
-/** Written while running, so that the admin CLI can reach this process's database. */
+/**
+ * Written while running (mode 0600), so that the admin CLI, a worker and tests can reach this
+ * process's database: its URL carries the wire server's password, new at every start.
+ */
 export const DATABASE_INFO_FILE = 'database.json';
 export interface DatabaseInfo {
   url: string;
@@ -32,7 +37,7 @@ export async function startEmbeddedDatabase(
   opts: { maxConnections?: number; log?: EmbeddedLog } = {},
 ): Promise<EmbeddedDatabase> {
   const started = Date.now();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = lockDataDir(dataDir);
   let db: PGlite | undefined;
   let server: WireServer | undefined;
@@ -40,11 +45,13 @@ export async function startEmbeddedDatabase(
     const pgdata = path.join(dataDir, 'pgdata');
     // pg_trgm backs the contacts' general search index (ILIKE '%…%' on search_text).
     db = await PGlite.create({ dataDir: pgdata, extensions: { pg_trgm } });
-    server = await startWireServer(db, { host: '127.0.0.1', port: 0, maxConnections: opts.maxConnections ?? DEFAULT_POOL_SIZE });
-    const url = `postgresql://postgres:postgres@${server.host}:${server.port}/postgres?sslmode=disable`;
+    makePrivate(pgdata);
+    const password = randomBytes(32).toString('base64url');
+    server = await startWireServer(db, { password, host: '127.0.0.1', port: 0, maxConnections: opts.maxConnections ?? DEFAULT_POOL_SIZE });
+    const url = `postgresql://${WIRE_USER}:${password}@${server.host}:${server.port}/postgres?sslmode=disable`;
     const infoFile = path.join(dataDir, DATABASE_INFO_FILE);
     writeAtomically(infoFile, JSON.stringify({ url, pid: process.pid } satisfies DatabaseInfo, null, 2));
-    opts.log?.info({ dataDir: pgdata, url, ms: Date.now() - started }, 'embedded PostgreSQL (PGlite) listening');
+    opts.log?.info({ dataDir: pgdata, address: `${server.host}:${server.port}`, info: infoFile, ms: Date.now() - started }, 'embedded PostgreSQL (PGlite) listening');
 
     const running = { db, server };
     let closing: Promise<void> | undefined;

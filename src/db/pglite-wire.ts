@@ -7,8 +7,13 @@
 // bench/embedded-interleave.ts). Here the unit of work is a whole request (every message up
 // to Sync or a simple Query), and a connection that leaves a transaction open keeps the
 // backend until the transaction ends.
+//
+// Every client must give the password (SCRAM-SHA-256: src/db/wire-auth.ts), and keeps its own
+// session settings although the backend session is shared (src/db/wire-sessions.ts).
 import net from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
+import { MECHANISM, ScramExchange, scramKeys, type ScramKeys } from './wire-auth';
+import { Sessions, simpleQuery, type SessionOwner } from './wire-sessions';
 
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
@@ -17,6 +22,11 @@ const PROTOCOL_3 = 196608;
 
 /** Messages that end a request: Sync (extended protocol), Query (simple), Flush. */
 const REQUEST_END = new Set([0x53 /* S */, 0x51 /* Q */, 0x48 /* H */]);
+/** The one user, as PGlite's backend knows it. */
+export const WIRE_USER = 'postgres';
+/** Before the password is right: PostgreSQL's own bounds on the startup packet and the time to log in. */
+const MAX_UNAUTHENTICATED_MESSAGE = 10_000;
+const AUTHENTICATION_TIMEOUT_MS = 30_000;
 
 export interface WireServer {
   host: string;
@@ -30,10 +40,15 @@ interface Job {
   done: (out: Uint8Array | Error) => void;
 }
 
-interface Connection {
+interface Connection extends SessionOwner {
   socket: net.Socket;
   buffer: Buffer;
-  started: boolean;
+  /** Startup message, then the password exchange; only then do requests reach the backend. */
+  phase: 'startup' | 'auth' | 'ready';
+  /** The startup message, handed to the backend once the password is right. */
+  startup?: Buffer;
+  user?: string;
+  scram?: ScramExchange;
   /** Messages of the request being received, sent to the backend once it is complete. */
   pending: Buffer[];
   /** Requests run one at a time per connection, in order. */
@@ -46,8 +61,11 @@ class Backend {
   /** The connection whose transaction (or unfinished request) is open on the backend. */
   private owner: Connection | null = null;
   private running = false;
+  private readonly sessions: Sessions;
 
-  constructor(private readonly db: PGlite) {}
+  constructor(private readonly db: PGlite) {
+    this.sessions = new Sessions(db);
+  }
 
   run(conn: Connection, data: Uint8Array): Promise<Uint8Array> {
     return new Promise((resolve, reject) => {
@@ -59,9 +77,10 @@ class Backend {
   /** A connection went away: roll back what it left open, so others can go on. */
   async release(conn: Connection): Promise<void> {
     for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i].conn === conn) this.queue.splice(i, 1);
+    this.sessions.left(conn);
     if (this.owner !== conn) return;
     this.owner = null;
-    await this.db.runExclusive(() => this.db.exec('ROLLBACK')).catch(() => undefined);
+    await this.db.runExclusive(() => simpleQuery(this.db, 'ROLLBACK')).catch(() => undefined);
     void this.pump();
   }
 
@@ -74,7 +93,12 @@ class Backend {
         if (index < 0 || this.queue.length === 0) break;
         const [job] = this.queue.splice(index, 1);
         try {
-          const out = await this.db.runExclusive(() => this.db.execProtocolRaw(job.data));
+          const out = await this.db.runExclusive(async () => {
+            // Between requests of different clients only: a transaction keeps its client's session.
+            if (this.owner !== job.conn) await this.sessions.enter(job.conn);
+            return this.db.execProtocolRaw(job.data);
+          });
+          this.sessions.ran(job.conn, job.data);
           const status = transactionStatus(out);
           // No ReadyForQuery yet (a Flush-ended request) counts as busy, like an open transaction.
           this.owner = status === 'I' ? null : job.conn;
@@ -99,8 +123,9 @@ function transactionStatus(out: Uint8Array): string | null {
   return null;
 }
 
-export async function startWireServer(db: PGlite, opts: { host?: string; port?: number; maxConnections?: number } = {}): Promise<WireServer> {
+export async function startWireServer(db: PGlite, opts: { password: string; host?: string; port?: number; maxConnections?: number }): Promise<WireServer> {
   const backend = new Backend(db);
+  const keys = scramKeys(opts.password);
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     if (opts.maxConnections !== undefined && sockets.size >= opts.maxConnections) {
@@ -109,10 +134,12 @@ export async function startWireServer(db: PGlite, opts: { host?: string; port?: 
     }
     sockets.add(socket);
     socket.setNoDelay(true);
-    const conn: Connection = { socket, buffer: Buffer.alloc(0), started: false, pending: [], chain: Promise.resolve() };
+    const conn: Connection = { socket, buffer: Buffer.alloc(0), phase: 'startup', pending: [], chain: Promise.resolve(), dirty: false, saved: null };
+    const loginTimer = setTimeout(() => conn.phase !== 'ready' && socket.destroy(), AUTHENTICATION_TIMEOUT_MS);
+    socket.once('close', () => clearTimeout(loginTimer));
     socket.on('data', (chunk) => {
       conn.buffer = conn.buffer.length ? Buffer.concat([conn.buffer, chunk]) : chunk;
-      for (const request of takeRequests(conn)) {
+      for (const request of takeRequests(conn, keys)) {
         conn.chain = conn.chain.then(async () => {
           if (request === 'terminate') {
             socket.end();
@@ -148,14 +175,21 @@ export async function startWireServer(db: PGlite, opts: { host?: string; port?: 
   };
 }
 
-/** Cuts complete requests off the connection's buffer; answers SSL/GSS requests with 'N'. */
-function takeRequests(conn: Connection): Array<Uint8Array | 'terminate'> {
+/**
+ * Cuts complete requests off the connection's buffer; answers SSL/GSS requests with 'N' and runs
+ * the password exchange itself: the startup message reaches the backend only after it.
+ */
+function takeRequests(conn: Connection, keys: ScramKeys): Array<Uint8Array | 'terminate'> {
   const requests: Array<Uint8Array | 'terminate'> = [];
   for (;;) {
     const buf = conn.buffer;
-    if (!conn.started) {
+    if (conn.phase === 'startup') {
       if (buf.length < 8) break;
       const length = buf.readInt32BE(0);
+      if (length < 8 || length > MAX_UNAUTHENTICATED_MESSAGE) {
+        conn.socket.end(errorResponse('08P01', 'invalid startup packet length'));
+        break;
+      }
       if (buf.length < length) break;
       const code = buf.readInt32BE(4);
       conn.buffer = buf.subarray(length);
@@ -166,8 +200,11 @@ function takeRequests(conn: Connection): Array<Uint8Array | 'terminate'> {
         conn.socket.end();
         break;
       } else if (code === PROTOCOL_3) {
-        conn.started = true;
-        requests.push(buf.subarray(0, length));
+        conn.phase = 'auth';
+        conn.startup = buf.subarray(0, length);
+        conn.user = startupParameters(conn.startup).user;
+        conn.scram = new ScramExchange(keys);
+        conn.socket.write(authentication(10, Buffer.from(`${MECHANISM}\0\0`)));
       } else {
         conn.socket.end(errorResponse('08P01', 'unsupported frontend protocol'));
         break;
@@ -176,6 +213,10 @@ function takeRequests(conn: Connection): Array<Uint8Array | 'terminate'> {
     }
     if (buf.length < 5) break;
     const length = 1 + buf.readInt32BE(1);
+    if (length < 5 || (conn.phase === 'auth' && length > MAX_UNAUTHENTICATED_MESSAGE)) {
+      conn.socket.end(errorResponse('08P01', 'invalid message length'));
+      break;
+    }
     if (buf.length < length) break;
     const type = buf[0];
     const message = buf.subarray(0, length);
@@ -184,6 +225,12 @@ function takeRequests(conn: Connection): Array<Uint8Array | 'terminate'> {
       requests.push('terminate');
       break;
     }
+    if (conn.phase === 'auth') {
+      const step = authenticate(conn, type, message.subarray(5));
+      if (step === 'refused') break;
+      if (step === 'ready') requests.push(conn.startup!);
+      continue;
+    }
     conn.pending.push(message);
     if (REQUEST_END.has(type)) {
       requests.push(Buffer.concat(conn.pending));
@@ -191,6 +238,50 @@ function takeRequests(conn: Connection): Array<Uint8Array | 'terminate'> {
     }
   }
   return requests;
+}
+
+/**
+ * One password message of the SCRAM exchange: SASLInitialResponse, then SASLResponse. A refused
+ * client's connection is ended with PostgreSQL's own error.
+ */
+function authenticate(conn: Connection, type: number, body: Buffer): 'more' | 'ready' | 'refused' {
+  const refuse = () => {
+    conn.socket.end(errorResponse('28P01', `password authentication failed for user "${conn.user ?? ''}"`));
+    return 'refused' as const;
+  };
+  if (type !== 0x70 /* p */) return refuse();
+  let answer: string | null;
+  if (!conn.scram!.started) {
+    const end = body.indexOf(0);
+    if (end < 0 || body.toString('utf8', 0, end) !== MECHANISM || body.length < end + 5) return refuse();
+    answer = conn.scram!.challenge(body.toString('utf8', end + 5));
+    if (answer === null) return refuse();
+    conn.socket.write(authentication(11, Buffer.from(answer)));
+    return 'more';
+  }
+  answer = conn.scram!.verify(body.toString('utf8'));
+  if (answer === null || conn.user !== WIRE_USER) return refuse();
+  conn.socket.write(authentication(12, Buffer.from(answer)));
+  conn.phase = 'ready';
+  conn.scram = undefined;
+  return 'ready';
+}
+
+/** An Authentication message ('R') of the given kind. */
+function authentication(kind: number, data: Buffer): Buffer {
+  const header = Buffer.alloc(9);
+  header[0] = 0x52;
+  header.writeInt32BE(8 + data.length, 1);
+  header.writeInt32BE(kind, 5);
+  return Buffer.concat([header, data]);
+}
+
+/** The name/value pairs of a startup message. */
+function startupParameters(startup: Buffer): Record<string, string> {
+  const parts = startup.toString('utf8', 8).split('\0');
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < parts.length && parts[i]; i += 2) out[parts[i]] = parts[i + 1];
+  return out;
 }
 
 function errorResponse(code: string, message: string): Buffer {

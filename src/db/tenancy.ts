@@ -6,7 +6,7 @@
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 
 /** Models that are not owned by one organisation; only identity code (unscoped) touches them. */
-export const GLOBAL_MODELS: ReadonlySet<string> = new Set(['Organisation', 'RefreshToken']);
+export const GLOBAL_MODELS: ReadonlySet<string> = new Set(['Organisation', 'RefreshToken', 'LoginThrottle']);
 
 export class TenancyViolation extends Error {
   constructor(message: string) {

@@ -17,6 +17,9 @@ interface Failure {
 export function fromDatabaseError(err: unknown): AppError | undefined {
   // An update or delete whose where (scoped to the organisation) matched nothing.
   if ((err as { code?: unknown })?.code === 'P2025') return notFound('Record');
+  if (isTransient(err)) {
+    return new AppError('UNAVAILABLE', 'The database was briefly unavailable or the write collided with another; retry (an Idempotency-Key makes the retry safe)');
+  }
   const f = describe(err);
   if (!f) return undefined;
   // Column names are the API's snake_case attribute names (DEVELOPING.md "Database").
@@ -83,4 +86,27 @@ function withoutOrg(columns: string[]): string[] {
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Failures that say nothing about the request and go away on a retry: the connection was lost or
+ * refused, the server is shutting down or starting, the pool or a transaction waited too long,
+ * or the write lost a serialization or deadlock race (PostgreSQL rolled it back whole).
+ */
+const TRANSIENT_SQLSTATES = /^(08...|40001|40P01|57P0[123]|53300|55P03)$/;
+const TRANSIENT_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2034']);
+const TRANSIENT_NODE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+const TRANSIENT_MESSAGE = /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection closed/i;
+
+function isTransient(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: unknown; message?: unknown; meta?: Record<string, unknown>; cause?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (TRANSIENT_PRISMA.has(code) || TRANSIENT_NODE.has(code) || TRANSIENT_SQLSTATES.test(code)) return true;
+  const adapter = e.meta?.driverAdapterError as { cause?: { originalCode?: unknown; kind?: unknown } } | undefined;
+  const original = adapter?.cause?.originalCode;
+  if (typeof original === 'string' && TRANSIENT_SQLSTATES.test(original)) return true;
+  if (adapter?.cause?.kind === 'TransactionWriteConflict' || adapter?.cause?.kind === 'ConnectionClosed') return true;
+  if (typeof e.message === 'string' && TRANSIENT_MESSAGE.test(e.message)) return true;
+  return e.cause !== undefined && e.cause !== err && isTransient(e.cause);
 }

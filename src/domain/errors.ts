@@ -31,7 +31,7 @@ export const alreadyExists = (attribute: string, message: string) =>
 export const conflict = (code: ErrorCode, message: string, attribute?: string) =>
   new AppError(code, message, attribute);
 
-export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+export const forbidden = (message: string, attribute?: string) => new AppError('FORBIDDEN', message, attribute);
 
 export const invalidCredential = (message = 'The API key or token is invalid') =>
   new AppError('INVALID_CREDENTIAL', message);

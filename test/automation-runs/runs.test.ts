@@ -22,7 +22,6 @@ beforeAll(async () => {
   receiver = await startReceiver();
   key = (await createTenant('automation runs')).secretKey;
   call = caller(key);
-  await call('PUT', '/settings', { allow_private_webhook_endpoints: true });
   webhookId = (await call('POST', '/webhooks', { name: 'Receiver', method: 'POST', url_endpoint: receiver.url, url_auth: 'NO_AUTH' })).id;
   secret = (await call('GET', `/webhooks/${webhookId}`)).content[0].secret_key;
 });

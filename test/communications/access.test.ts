@@ -1,6 +1,7 @@
-// Who may reach the communications reference data: the public key as well as secret keys
-// (spec 5.5), `communications:read` / `communications:write` scopes; the public key is refused
-// elsewhere.
+// Who may reach the communications reference data: secret keys and users with the
+// `communications:read` / `communications:write` scopes. The public key reaches only spec 4.7's
+// template operations here, never integrations or segments (test/security/privilege.test.ts
+// walks the whole document).
 import { createId, expectError, keyWith, UNKNOWN_ID } from '../money/helpers';
 import { api } from '../support/api';
 import { createTenant, type Tenant } from '../support/tenants';
@@ -18,18 +19,23 @@ const BODIES: Record<string, object> = {
   '/communication_templates': { name: 'T', contents: [{ language: 'eng', plain_content: 'Hi {{contact.first_name}}' }] },
 };
 
-test('the public key is admitted here: every operation', async () => {
-  const key = a.publicKey;
-  expect(key).toEqual(expect.any(String));
+test('a secret key: every operation; the public key: only the templates of spec 4.7', async () => {
+  const key = a.secretKey;
   for (const path of PATHS) {
     const id = await createId(key, path, BODIES[path]);
-    expect((await api('GET', `${path}/${id}`, { key })).status).toBe(200);
+    const templates = path === '/communication_templates';
+    const pub = (res: { status: number }) => expect([path, res.status]).toEqual([path, templates ? 200 : 403]);
+    pub(await api('GET', `${path}/${id}`, { key: a.publicKey }));
+    pub(await api('GET', path, { key: a.publicKey }));
     expect((await api('GET', path, { key })).body.paging.total).toBeGreaterThan(0);
+    expectError(await api('PUT', `${path}/${id}`, { key: a.publicKey, body: { name: 'Renamed' } }), 403, 'FORBIDDEN');
     expect((await api('PUT', `${path}/${id}`, { key, body: { name: 'Renamed' } })).status).toBe(200);
+    expectError(await api('DELETE', `${path}/${id}`, { key: a.publicKey }), 403, 'FORBIDDEN');
     expect((await api('DELETE', `${path}/${id}`, { key })).status).toBe(200);
   }
   const segment = await createId(key, '/segments', BODIES['/segments']);
   expect((await api('GET', `/segments/${segment}/contacts`, { key })).status).toBe(200);
+  expectError(await api('GET', `/segments/${segment}/contacts`, { key: a.publicKey }), 403, 'FORBIDDEN');
 });
 
 test('the public key is refused elsewhere (403)', async () => {

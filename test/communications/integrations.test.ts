@@ -51,8 +51,8 @@ test('EMAIL/SMTP: create, read without the password, list, partial update keeps 
 
   // Settings without the password keep it; null clears it.
   const { password: _omit, ...withoutPassword } = SMTP;
-  expect((await put(id, { name: 'Mail 2', settings: { ...withoutPassword, port: 465, secure: true } })).body).toEqual({ id });
-  expect((await get(id)).body).toMatchObject({ name: 'Mail 2', settings: { port: 465, secure: true, password_set: true } });
+  expect((await put(id, { name: 'Mail 2', settings: { ...withoutPassword, secure: true } })).body).toEqual({ id });
+  expect((await get(id)).body).toMatchObject({ name: 'Mail 2', settings: { port: 587, secure: true, password_set: true } });
   expect((await put(id, { settings: { ...withoutPassword, password: null } })).status).toBe(200);
   expect((await get(id)).body.settings.password_set).toBe(false);
 
@@ -81,7 +81,9 @@ test('SMS/HTTP: auth secrets write-only and kept for the same auth type; INAPP a
   expect((await get(id)).body.settings).toMatchObject({ method: 'PUT', auth: { type: 'BEARER', token_set: true } });
   // Another auth type needs its own secrets.
   expectError(await put(id, { settings: { ...HTTP, auth: { type: 'API_KEY', header_name: 'X-Api-Key' } } }), 400, 'INVALID_REQUEST', 'settings.auth.token');
-  expect((await put(id, { settings: { ...HTTP, url: 'http://10.0.0.5:8080/sms', auth: { type: 'BASIC', username: 'u', password: 'p' } } })).status).toBe(200);
+  // http only to an address the operator allows (the test service: 127.0.0.1; docs/security.md).
+  expectError(await put(id, { settings: { ...HTTP, url: 'http://10.0.0.5:8080/sms', auth: { type: 'BASIC', username: 'u', password: 'p' } } }), 400, 'INVALID_REQUEST', 'settings.url');
+  expect((await put(id, { settings: { ...HTTP, url: 'http://127.0.0.1:8080/sms', auth: { type: 'BASIC', username: 'u', password: 'p' } } })).status).toBe(200);
   expect((await get(id)).body.settings.auth).toEqual({ type: 'BASIC', username: 'u', header_name: null, password_set: true, token_set: false });
 
   const inapp = await createId(a.secretKey, '/integrations', { name: 'In app', channel: 'INAPP', provider: 'INAPP' });

@@ -206,7 +206,8 @@ test('read, list with filters, archive; another organisation: 404', async () => 
   expect(item.contact).toBeUndefined();
   expect(list.body.content.every((c: { channel: string }) => c.channel === 'INAPP')).toBe(true);
   expect((await api('GET', '/communications?life_cycle_state=FAILED&channel=INAPP', { key: a.secretKey })).body.content).toEqual([]);
-  expect((await api('PUT', `/communications/${id}`, { key: a.publicKey, body: { is_archived: true } })).body).toEqual({ id });
+  expectError(await api('PUT', `/communications/${id}`, { key: a.publicKey, body: { is_archived: true } }), 403, 'FORBIDDEN');
+  expect((await api('PUT', `/communications/${id}`, { key: a.secretKey, body: { is_archived: true } })).body).toEqual({ id });
   expect((await api('GET', `/communications/${id}`, { key: a.secretKey })).body.is_archived).toBe(true);
   expectError(await api('PUT', `/communications/${id}`, { key: a.secretKey, body: { is_archived: true, name: 'x' } }), 400, 'INVALID_REQUEST', 'name');
   expectError(await api('GET', `/communications/${id}`, { key: b.secretKey }), 404, 'NOT_FOUND');

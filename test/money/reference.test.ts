@@ -19,7 +19,6 @@ describe('settings', () => {
     const res = await get(b.secretKey);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      allow_private_webhook_endpoints: false,
       system_currency_code: 'EUR',
       alternative_currency_code: null,
       alternative_currency_rate: null,
@@ -47,7 +46,6 @@ describe('settings', () => {
     });
     expect(res.status).toBe(200);
     const expected = {
-      allow_private_webhook_endpoints: false,
       system_currency_code: 'USD',
       alternative_currency_code: 'PTS',
       alternative_currency_rate: 0.12345678,

@@ -86,6 +86,22 @@ describe('users and tokens', () => {
     expect((await api('GET', '/api_keys', { token: tampered })).status).toBe(401);
   });
 
+  it('tells a caller who sent a credential in the other header where it goes', async () => {
+    for (const key of [a.secretKey, a.publicKey]) {
+      for (const authorization of [`Bearer ${key}`, key]) {
+        const res = await api('GET', '/api_keys', { headers: { authorization } });
+        expect([res.status, res.body.code]).toEqual([401, 'INVALID_CREDENTIAL']);
+        expect(res.body.message).toMatch(/API keys go in the api_key header/);
+      }
+    }
+    const token: string = (await login(a.admin.username, a.admin.password)).body.access_token;
+    const res = await api('GET', '/api_keys', { key: token });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toMatch(/Authorization: Bearer/);
+    // An unknown value in either header keeps the plain answer.
+    expect((await api('GET', '/api_keys', { token: 'not-a-token' })).body.message).toBe('The API key or token is invalid');
+  });
+
   it('refuses a wrong password and an unknown user alike', async () => {
     const wrong = await login(a.admin.username, 'not-the-password');
     const unknown = await login('nobody-here', 'whatever');

@@ -80,7 +80,8 @@ describe('TRUST_PROXY', () => {
   });
 
   it('serves plain HTTP from the proxy only when it forwarded HTTPS', async () => {
-    service = await startServiceProcess(serviceEnv(dataDir, { TRUST_PROXY: 'true' }));
+    // The test's own requests come from 127.0.0.1: the proxy, named as operators should.
+    service = await startServiceProcess(serviceEnv(dataDir, { TRUST_PROXY: 'loopback' }));
     const plain = service.url.replace('https:', 'http:');
     const get = (proto?: string) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { api } from '../support/api';
 import { testState } from '../support/state';
+import { createTenant } from '../support/tenants';
 
 /**
  * The running service hosts a Temporal worker against its Temporal frontend (the embedded
@@ -25,7 +26,8 @@ describe('workflows of the running service', () => {
   });
 
   it('reports Temporal reachable in the health check', async () => {
-    const res = await api('GET', '/health');
+    const { secretKey } = await createTenant();
+    const res = await api('GET', '/health', { key: secretKey });
     expect(res.body.checks.temporal).toEqual({ ok: true });
   });
 });

@@ -20,6 +20,8 @@ export interface ApiOptions {
   /** Another service than the shared one (restart tests). */
   baseUrl?: string;
   ca?: string;
+  /** The client's own address (e.g. 127.0.0.23): per-address limits of one test stay its own. */
+  localAddress?: string;
 }
 
 let agent: https.Agent | undefined;
@@ -48,7 +50,7 @@ export function api<T = any>(method: string, route: string, opts: ApiOptions = {
   return new Promise((resolve, reject) => {
     const req = https.request(
       url,
-      { method, headers, agent: opts.ca ? new https.Agent({ ca }) : agent, ca, servername: 'localhost' },
+      { method, headers, agent: opts.ca || opts.localAddress ? new https.Agent({ ca, localAddress: opts.localAddress }) : agent, ca, servername: 'localhost' },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

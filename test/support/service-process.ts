@@ -1,7 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
+
+/**
+ * On a shared PostgreSQL database every service and admin command of the run seals secrets with
+ * one key, as replicas at scale must (docs/security.md "Secrets at rest"). A test-only key.
+ */
+export const SHARED_DATABASE_ENV: Record<string, string> = process.env.DATABASE_URL
+  ? { SECRETS_KEY: createHash('sha256').update('backoffice test suite: secrets key').digest('base64') }
+  : {};
 
 export interface ServiceProcess {
   url: string;
@@ -25,9 +34,16 @@ export function serviceEnv(dataDir: string, extra: Record<string, string> = {}):
     RESPONSE_VALIDATION: 'true',
     LOG_LEVEL: 'warn',
     WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,1s', WEBHOOK_TIMEOUT_MS: '2000',
+    // The test receivers and SMTP sinks listen on 127.0.0.1 (::1: localhost may resolve to it
+    // too); the rest of 127/8 stays refused (test/security/outbound.test.ts uses 127.0.0.2).
+    OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32,::1/128',
     // On a shared PostgreSQL database only the shared service dispatches outbox events: another
     // service's own Temporal server would run the shared service's tenants' automations.
     ...(process.env.DATABASE_URL ? { OUTBOX_DISPATCHER: 'false' } : {}),
+    ...SHARED_DATABASE_ENV,
+    // On a shared Temporal server a queue per data directory: no other service's worker takes
+    // this one's tasks, and a restart on the same directory picks its workflows up again.
+    ...(process.env.TEMPORAL_ADDRESS ? { TEMPORAL_TASK_QUEUE: `backoffice-${path.basename(dataDir)}` } : {}),
     ...extra,
   };
   for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS']) if (process.env[k] && !extra[k]) env[k] = process.env[k];

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT } from './service-process';
+import { ROOT, SHARED_DATABASE_ENV } from './service-process';
 import { testState } from './state';
 
 const run = promisify(execFile);
@@ -26,7 +26,7 @@ export async function createTenant(name = `Test org ${process.pid}-${++counter}`
 }
 
 export async function adminCli(args: string[], dataDir = testState().dataDir, databaseUrl = process.env.DATABASE_URL): Promise<string> {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, ...SHARED_DATABASE_ENV };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const { stdout } = await run(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'src/admin.ts'), ...args], { cwd: ROOT, env });
   return stdout;

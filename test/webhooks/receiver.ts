@@ -1,4 +1,5 @@
-// A real HTTP receiver for webhook tests (127.0.0.1, so the tenant must allow private endpoints).
+// A real HTTP receiver for webhook tests: on 127.0.0.1, which the test service allows
+// (OUTBOUND_ALLOW_CIDRS in test/support/service-process.ts), or on another loopback address.
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +20,7 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(answer: (r: Received, index: number) => Answer = () => ({ status: 200, body: 'ok' })): Promise<Receiver> {
+export async function startReceiver(answer: (r: Received, index: number) => Answer = () => ({ status: 200, body: 'ok' }), host = '127.0.0.1'): Promise<Receiver> {
   const received: Received[] = [];
   const hanging = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
@@ -36,10 +37,10 @@ export async function startReceiver(answer: (r: Received, index: number) => Answ
       res.writeHead(a.status, { 'content-type': 'text/plain' }).end(a.body ?? '');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `http://${host}:${port}/hook`,
     received,
     close: () => {
       for (const res of hanging) res.destroy();

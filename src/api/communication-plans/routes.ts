@@ -5,7 +5,7 @@ import { actorOf } from '../../domain/audit';
 import { createPlan, deletePlan, getPlan, listPlans, updatePlan, type PlanState } from '../../domain/communications/plans';
 import { notifyPlanWorkflow } from '../../plan-workflows';
 import type { AppDeps } from '../app';
-import { COMMUNICATIONS_TAG as TAG, communicationsRead, communicationsWrite } from '../integrations/routes';
+import { COMMUNICATIONS_TAG as TAG, publicRead, publicWrite } from '../integrations/routes';
 import { contentPage, listArgs } from '../lists';
 import { route, type RequestContext, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
@@ -23,7 +23,7 @@ export function planRoutes(deps: AppDeps): RouteDef[] {
     notifyPlanWorkflow(deps.workflows, ctx.config.TEMPORAL_TASK_QUEUE, ctx.organisationId, planId, state);
   return [
     route({
-      method: 'post', path: '/communication_plans', operationId: 'createCommunicationPlan', tag: TAG, auth: communicationsWrite,
+      method: 'post', path: '/communication_plans', operationId: 'createCommunicationPlan', tag: TAG, auth: publicWrite,
       summary: 'Create a communication plan', description: SCHEDULE_NOTE,
       body: planCreateBody, response: idResponse, errors: [503],
       example: {
@@ -39,7 +39,7 @@ export function planRoutes(deps: AppDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/communication_plans', operationId: 'listCommunicationPlans', tag: TAG, auth: communicationsRead,
+      method: 'get', path: '/communication_plans', operationId: 'listCommunicationPlans', tag: TAG, auth: publicRead,
       summary: 'List communication plans', description: 'Filters: name (contains), life_cycle_state. Sortable by name, start_date, created_on (default: newest first).',
       query: planListQuery, response: planList,
       handler: async ({ ctx, query }) => {
@@ -48,12 +48,12 @@ export function planRoutes(deps: AppDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/communication_plans/{id}', operationId: 'getCommunicationPlan', tag: TAG, auth: communicationsRead,
+      method: 'get', path: '/communication_plans/{id}', operationId: 'getCommunicationPlan', tag: TAG, auth: publicRead,
       summary: 'Get a communication plan', params: idParams, response: planItem, errors: [404],
       handler: async ({ ctx, params }) => presentPlan(await getPlan(ctx.db, ctx.organisationId, params.id)),
     }),
     route({
-      method: 'put', path: '/communication_plans/{id}', operationId: 'updateCommunicationPlan', tag: TAG, auth: communicationsWrite,
+      method: 'put', path: '/communication_plans/{id}', operationId: 'updateCommunicationPlan', tag: TAG, auth: publicWrite,
       summary: 'Update a communication plan',
       description: `Partial: only the fields given change; arrays given replace the stored ones. A move to POSTED, or a new frequency, start_date or end_date while POSTED, counts ticks from now. ${SCHEDULE_NOTE}`,
       params: idParams, body: planUpdateBody, response: idResponse, errors: [404, 503],
@@ -66,7 +66,7 @@ export function planRoutes(deps: AppDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'delete', path: '/communication_plans/{id}', operationId: 'deleteCommunicationPlan', tag: TAG, auth: communicationsWrite,
+      method: 'delete', path: '/communication_plans/{id}', operationId: 'deleteCommunicationPlan', tag: TAG, auth: publicWrite,
       summary: 'Delete a communication plan',
       description: 'Ends its workflow. Its communications stay (history), no longer linked; those of a tick not yet sent become FAILED.',
       params: idParams, response: idResponse, errors: [404, 503],

@@ -3,7 +3,7 @@
 import { actorOf } from '../../domain/audit';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '../../domain/communications/templates';
 import { NAME_CODE_SORT } from '../integrations/present';
-import { COMMUNICATIONS_TAG as TAG, communicationsRead, communicationsWrite } from '../integrations/routes';
+import { COMMUNICATIONS_TAG as TAG, communicationsWrite, publicRead, publicWrite } from '../integrations/routes';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
@@ -17,7 +17,7 @@ const PLACEHOLDER_NOTE =
 export function templateRoutes(): RouteDef[] {
   return [
     route({
-      method: 'post', path: '/communication_templates', operationId: 'createCommunicationTemplate', tag: TAG, auth: communicationsWrite,
+      method: 'post', path: '/communication_templates', operationId: 'createCommunicationTemplate', tag: TAG, auth: publicWrite,
       summary: 'Create a communication template', description: PLACEHOLDER_NOTE,
       body: templateCreateBody, response: idResponse, errors: [409],
       example: {
@@ -34,7 +34,7 @@ export function templateRoutes(): RouteDef[] {
       handler: ({ ctx, body }) => createTemplate(ctx.db, actorOf(ctx), body),
     }),
     route({
-      method: 'get', path: '/communication_templates', operationId: 'listCommunicationTemplates', tag: TAG, auth: communicationsRead,
+      method: 'get', path: '/communication_templates', operationId: 'listCommunicationTemplates', tag: TAG, auth: publicRead,
       summary: 'List communication templates', description: 'Filters: name (contains), code (exact). Sortable by name, code, created_on (default: newest first).',
       query: templateListQuery, response: templateList,
       handler: async ({ ctx, query }) => {
@@ -43,7 +43,7 @@ export function templateRoutes(): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/communication_templates/{id}', operationId: 'getCommunicationTemplate', tag: TAG, auth: communicationsRead,
+      method: 'get', path: '/communication_templates/{id}', operationId: 'getCommunicationTemplate', tag: TAG, auth: publicRead,
       summary: 'Get a communication template', params: idParams, response: templateItem, errors: [404],
       handler: async ({ ctx, params }) => presentTemplate(await getTemplate(ctx.db, ctx.organisationId, params.id)),
     }),

@@ -5,7 +5,7 @@ import { actorOf } from '../../domain/audit';
 import { searchAttributes } from '../../search-attributes';
 import { archiveCommunication, communicationWorkflowId, createCommunication, getCommunication, listCommunications } from '../../domain/communications/communications';
 import type { AppDeps } from '../app';
-import { COMMUNICATIONS_TAG as TAG, communicationsRead, communicationsWrite } from '../integrations/routes';
+import { COMMUNICATIONS_TAG as TAG, communicationsWrite, publicRead, publicWrite } from '../integrations/routes';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
@@ -15,7 +15,7 @@ import { communicationCreateBody, communicationItem, communicationList, communic
 export function communicationRoutes(deps: AppDeps): RouteDef[] {
   return [
     route({
-      method: 'post', path: '/communications', operationId: 'createCommunication', tag: TAG, auth: communicationsWrite,
+      method: 'post', path: '/communications', operationId: 'createCommunication', tag: TAG, auth: publicWrite,
       summary: 'Send a communication',
       description:
         'Writes the communication PENDING, then starts its send workflow (id communication:<id>), which marks it SENT or FAILED. ' +
@@ -41,7 +41,7 @@ export function communicationRoutes(deps: AppDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/communications', operationId: 'listCommunications', tag: TAG, auth: communicationsRead,
+      method: 'get', path: '/communications', operationId: 'listCommunications', tag: TAG, auth: publicRead,
       summary: 'List communications',
       description: 'Filters: contact_id, life_cycle_state, channel, is_archived. Sortable by created_on (default, newest first), name, life_cycle_state, channel.',
       query: communicationListQuery, response: communicationList,
@@ -53,7 +53,7 @@ export function communicationRoutes(deps: AppDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/communications/{id}', operationId: 'getCommunication', tag: TAG, auth: communicationsRead,
+      method: 'get', path: '/communications/{id}', operationId: 'getCommunication', tag: TAG, auth: publicRead,
       summary: 'Get a communication', params: idParams, response: communicationItem, errors: [404],
       handler: async ({ ctx, params }) => presentCommunication(await getCommunication(ctx.db, ctx.organisationId, params.id)),
     }),

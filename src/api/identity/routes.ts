@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/identity/api-keys';
+import { checkGrant, createApiKey, listApiKeys, revokeApiKey } from '../../domain/identity/api-keys';
 import { login, refresh } from '../../domain/identity/users';
 import type { AppDeps } from '../app';
-import { route } from '../route';
+import { route, type RequestContext } from '../route';
 import { epoch } from '../present';
 import { contentPage, listArgs } from '../lists';
 import { idParams, idResponse, pagingQuery } from '../validation';
@@ -30,30 +30,39 @@ export function identityRoutes(deps: AppDeps & { onKeyRevoked: () => void }) {
     accessTtlSeconds: deps.config.ACCESS_TOKEN_TTL_SECONDS,
     refreshTtlSeconds: deps.config.REFRESH_TOKEN_TTL_SECONDS,
   });
+  const client = (ctx: RequestContext) => ({
+    address: ctx.clientAddress,
+    limits: { perUsername: deps.config.LOGIN_FAILURES_PER_USERNAME, perAddress: deps.config.LOGIN_FAILURES_PER_ADDRESS },
+  });
   return [
     route({
       method: 'post', path: '/users/login', operationId: 'login', tag: 'Authentication', auth: 'none',
       summary: 'Log in a back-office user',
-      description: 'Exchanges a username and password for a short-lived access token (JWT, for `Authorization: Bearer`) and a single-use refresh token.',
-      body: loginBody, response: tokenResponse, errors: [401],
+      description: 'Exchanges a username and password for a short-lived access token (JWT, for `Authorization: Bearer`) and a single-use refresh token. After a few failed attempts for a username, or many from one address, attempts are refused for a time that doubles with each further failure (429 with `Retry-After`), whether the password is right or not.',
+      body: loginBody, response: tokenResponse, errors: [401, 429],
       example: { username: 'admin', password: 'correct horse battery' },
-      handler: ({ body }) => login(deps.database.prisma, body.username, body.password, tokens()),
+      handler: ({ ctx, body }) => login(deps.database.prisma, body.username, body.password, tokens(), client(ctx)),
     }),
     route({
       method: 'post', path: '/users/refresh', operationId: 'refreshToken', tag: 'Authentication', auth: 'none',
       summary: 'Exchange a refresh token for a new token pair',
-      description: 'Refresh tokens are single-use; presenting one twice invalidates all of the user\'s refresh tokens.',
-      body: refreshBody, response: tokenResponse, errors: [401],
+      description: 'Refresh tokens are single-use; presenting one twice invalidates all of the user\'s refresh tokens. Many invalid refresh tokens from one address are throttled like failed logins (429 with `Retry-After`).',
+      body: refreshBody, response: tokenResponse, errors: [401, 429],
       example: { refresh_token: 'rt_0123456789abcdef' },
-      handler: ({ body }) => refresh(deps.database.prisma, body.refresh_token, tokens()),
+      handler: ({ ctx, body }) => refresh(deps.database.prisma, body.refresh_token, tokens(), client(ctx)),
     }),
     route({
       method: 'post', path: '/api_keys', operationId: 'createApiKey', tag: 'API keys',
       auth: { scope: 'api_keys:write', adminOnly: true },
-      summary: 'Create an API key', description: 'The key is returned once, in this response; only its hash is stored.',
+      summary: 'Create an API key',
+      description:
+        'The key is returned once, in this response; only its hash is stored. A key gets at most the scopes of the credential that creates it ' +
+        '(admin users may grant any): a scope it lacks is 403 naming scopes.N; scopes left out mean all (`*`), 403 naming scopes unless it holds `*`. ' +
+        'A public key needs the communications scope (403 naming type).',
       body: apiKeyCreateBody, response: apiKeyCreated, secretFields: ['key'],
       example: { name: 'Shop integration', type: 'SECRET', scopes: ['contacts:read'], expires_on: 4102444800, rate_limit_per_second: 50 },
       handler: async ({ ctx, body }) => {
+        checkGrant(ctx.actor, body.type, body.scopes);
         const { row, secret } = await createApiKey(ctx.db, {
           organisationId: ctx.organisationId,
           kind: body.type,

@@ -1,6 +1,6 @@
 import { pagingSchema } from '../lists';
 import { z } from 'zod';
-import { isKnownScope } from '../../domain/identity/scopes';
+import { GRANTS } from '../../domain/identity/scopes';
 import { zEpoch } from '../validation';
 
 export const loginBody = z.strictObject({
@@ -21,10 +21,10 @@ export const apiKeyCreateBody = z.strictObject({
   name: z.string().min(1).max(200),
   type: z.enum(['SECRET', 'PUBLIC']).default('SECRET'),
   scopes: z
-    .array(z.string().refine(isKnownScope, { message: 'unknown scope' }))
+    .array(z.enum(GRANTS, { error: 'unknown scope: `*`, a group, or <group>:read / <group>:write' }))
     .min(1)
     .optional()
-    .meta({ description: 'Default: all (`*`). Groups: contacts, reference_data, settings, api_keys; each also as `<group>:read` or `<group>:write`.' }),
+    .meta({ description: 'Default: all (`*`). `*`, a group (read and write) or `<group>:read` / `<group>:write`; at most the scopes of the credential creating the key.' }),
   expires_on: zEpoch.optional(),
   rate_limit_per_second: z.number().int().min(1).max(100000).optional(),
 });

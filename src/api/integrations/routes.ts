@@ -1,7 +1,7 @@
 // Integrations (issue 9 part 1): the one shape of reference data (API-CONVENTIONS), under the
-// communications scope and open to public keys too (spec 5.5). Decisions: docs/communications.md.
+// communications scope. Decisions: docs/communications.md.
 import { actorOf } from '../../domain/audit';
-import { createIntegration, deleteIntegration, getIntegration, listIntegrations, updateIntegration } from '../../domain/communications/integrations';
+import { checkIntegrationTargets, createIntegration, deleteIntegration, getIntegration, listIntegrations, updateIntegration } from '../../domain/communications/integrations';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
@@ -9,8 +9,15 @@ import { integrationFilter, NAME_CODE_SORT, presentIntegration } from './present
 import { integrationCreateBody, integrationItem, integrationList, integrationListQuery, integrationUpdateBody } from './schemas';
 
 export const COMMUNICATIONS_TAG = 'Communications';
-export const communicationsRead = { scope: 'communications:read', public: true } as const;
-export const communicationsWrite = { scope: 'communications:write', public: true } as const;
+export const communicationsRead = { scope: 'communications:read' } as const;
+export const communicationsWrite = { scope: 'communications:write' } as const;
+/**
+ * Spec 4.7's operations only (plans, templates, communications): public keys sit in client-side
+ * code, so they must not reach what those operations name (integrations' settings, segments'
+ * contact lists) nor the operations 4.7 does not list (docs/security.md "Credentials and scopes").
+ */
+export const publicRead = { ...communicationsRead, public: true } as const;
+export const publicWrite = { ...communicationsWrite, public: true } as const;
 
 const TAG = COMMUNICATIONS_TAG;
 
@@ -21,8 +28,10 @@ export function integrationRoutes(): RouteDef[] {
       summary: 'Create an integration',
       description:
         'One channel (EMAIL, SMS, INAPP), a provider of that channel and its settings. A provider that does not suit the channel is 400 naming provider; ' +
-        'a bad setting is 400 naming it (settings.url). password and token are write-only.',
+        'a bad setting is 400 naming it (settings.url). settings.url (https) and settings.host must be public addresses unless the operator allows them ' +
+        '(OUTBOUND_ALLOW_CIDRS, which also allows http to them). password and token are write-only.',
       body: integrationCreateBody, response: idResponse, errors: [409],
+      prepare: ({ ctx, body }) => checkIntegrationTargets(ctx.config, body.settings),
       example: {
         name: 'Transactional mail', code: 'MAIL', channel: 'EMAIL', provider: 'SMTP',
         settings: { host: 'smtp.example.com', port: 587, secure: false, username: 'mailer', password: 'secret', from_address: 'news@example.com', from_name: 'Example' },
@@ -49,9 +58,11 @@ export function integrationRoutes(): RouteDef[] {
       summary: 'Update an integration',
       description:
         'Partial: only the fields given change; null clears the code. settings given replace the settings, except password and token left out, ' +
-        'which keep their stored value (same provider and auth type); null given for one clears it.',
+        'which keep their stored value (same provider and auth type); null given for one clears it. A new target (SMTP host or port, HTTP url) with a stored ' +
+        'secret needs the secret again: 400 naming settings.password or settings.auth.password / settings.auth.token.',
       params: idParams, body: integrationUpdateBody, response: idResponse, errors: [404, 409],
-      example: { name: 'Marketing mail', channel: 'EMAIL', provider: 'SMTP', settings: { host: 'smtp.example.com', port: 465, secure: true, from_address: 'news@example.com' } },
+      prepare: ({ ctx, body }) => checkIntegrationTargets(ctx.config, body.settings),
+      example: { name: 'Marketing mail', channel: 'EMAIL', provider: 'SMTP', settings: { host: 'smtp.example.com', port: 465, secure: true, username: 'mailer', password: 'secret', from_address: 'news@example.com' } },
       handler: async ({ ctx, params, body }) => {
         await updateIntegration(ctx.db, actorOf(ctx), params.id, body);
         return { id: params.id };

@@ -4,13 +4,13 @@
 import { z } from 'zod';
 import { AUTH_TYPES, CHANNELS, PROVIDERS, settingsShapeIssues } from '../../domain/communications/integration-settings';
 import { contentList } from '../lists';
-import { pagingQuery, zRefCode, zRefName } from '../validation';
+import { pagingQuery, whenParsed, zRefCode, zRefName } from '../validation';
 
 
 const settings = z.record(z.string(), z.unknown()).meta({
   description:
     'EMAIL/SMTP: {host, port, secure, username, password, from_address, from_name}. EMAIL/SYSTEM: none (the service\'s own SMTP_URL, or the ' +
-    'embedded outbox). SMS/HTTP: {url (http or https), method POST|PUT, auth {type NONE|BASIC|BEARER|API_KEY, username, password, token, ' +
+    'embedded outbox). SMS/HTTP: {url (https; http only to an address the operator allows), method POST|PUT, auth {type NONE|BASIC|BEARER|API_KEY, username, password, token, ' +
     'header_name}, body_template (placeholders {{to}}, {{message}}, {{from}}), from}. INAPP/INAPP: none. password and token are write-only.',
 });
 
@@ -30,7 +30,7 @@ export const integrationCreateBody = z
     provider: z.enum(PROVIDERS).meta({ description: 'EMAIL: SMTP or SYSTEM; SMS: HTTP; INAPP: INAPP.' }),
     settings: settings.nullish(),
   })
-  .superRefine(settingsShape);
+  .superRefine(settingsShape, whenParsed);
 
 /** Partial. Settings given replace the settings, except secrets left out, which keep their stored value (same provider and auth type). */
 export const integrationUpdateBody = z
@@ -41,7 +41,7 @@ export const integrationUpdateBody = z
     provider: z.enum(PROVIDERS).optional(),
     settings: settings.nullish(),
   })
-  .superRefine(settingsShape);
+  .superRefine(settingsShape, whenParsed);
 
 export const integrationListQuery = pagingQuery(['name', 'code', 'created_on']).extend({
   code: z.string().min(1).max(100).optional().meta({ description: 'Exact code.' }),

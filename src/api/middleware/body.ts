@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { AppError } from '../../domain/errors';
+import { refuseUnboundedJson } from './nesting';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -17,4 +18,4 @@ function hasBody(req: express.Request): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-export const parseJson = express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: 'application/json' });
+export const parseJson = express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: 'application/json', verify: refuseUnboundedJson });

@@ -17,7 +17,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (mapped.status >= 500) {
       log.error({ err, requestId, method: req.method, url: req.originalUrl }, 'request failed');
     }
-    if ('retryAfter' in mapped) res.setHeader('Retry-After', String(mapped.retryAfter));
+    // Every 503 is worth a retry: say when (1 s unless the error knows better).
+    const retryAfter = 'retryAfter' in mapped ? mapped.retryAfter : mapped.status === 503 ? 1 : undefined;
+    if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
     res.status(mapped.status).json({
       code: mapped.code,
       message: mapped.message,
@@ -39,10 +41,6 @@ export function toAppError(err: unknown): AppError {
   if (parser?.status === 400) return new AppError('INVALID_REQUEST', 'Malformed request');
   const fromDatabase = fromDatabaseError(err);
   if (fromDatabase) return fromDatabase;
-  const prisma = err as { code?: string; name?: string };
-  if (prisma?.code === 'P2028' || prisma?.code === 'P1001' || prisma?.code === 'P2024') {
-    return new AppError('UNAVAILABLE', 'The service is temporarily overloaded; retry shortly');
-  }
   return new AppError('INTERNAL_ERROR', 'An unexpected error occurred');
 }
 

@@ -11,14 +11,14 @@ import { searchAttributes } from '../../search-attributes';
 import type { AppDeps } from '../app';
 import { contentPage, listArgs } from '../lists';
 import { fromZod } from '../middleware/errors';
-import { route, type RouteDef, type Scope } from '../route';
+import { route, type RouteDef } from '../route';
 import { idResponse } from '../validation';
 import { presentPreview, presentReport, presentRun } from './present';
 import { previewQuery, previewResponse, reportItem, reportList, reportListQuery, reportParams, reportQueryBody, reportRunBody, runItem, runList, runListQuery, runParams } from './schemas';
 
 const TAG = 'Reports';
-const read = { scope: 'reports:read' as Scope };
-const write = { scope: 'reports:write' as Scope };
+const read = { scope: 'reports:read' } as const;
+const write = { scope: 'reports:write' } as const;
 
 const EXAMPLE = {
   filters_set: [{ label: 'Total', key: 'total_amount', value: '10..500', type: 'AMOUNT' }],

@@ -13,7 +13,6 @@ export function presentSettings(s: Settings): z.input<typeof settingsResponse> {
     credit_limit_max: amount(s.creditLimitMax),
     default_wallet_minimum_balance: amount(s.defaultWalletMinimumBalance),
     limit_rules: presentLimitRules(s.limitRules),
-    allow_private_webhook_endpoints: s.allowPrivateWebhookEndpoints,
     time_zone: s.timeZone,
     updated_on: epoch(s.updatedAt),
   };

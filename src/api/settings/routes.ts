@@ -13,7 +13,7 @@ export function settingsRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/settings', operationId: 'getSettings', tag: TAG, auth: { scope: 'settings:read' },
       summary: "Get the organisation's money settings",
-      description: 'Defaults until set: system currency EUR, no alternative currency, no credit-limit bounds, wallet minimum balance 0, no global limit rules, allow_private_webhook_endpoints false, time_zone UTC.',
+      description: 'Defaults until set: system currency EUR, no alternative currency, no credit-limit bounds, wallet minimum balance 0, no global limit rules, time_zone UTC.',
       response: settingsResponse,
       handler: async ({ ctx }) => presentSettings(await getSettings(ctx.db, ctx.organisationId)),
     }),

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { timeZoneName } from '../../domain/analytics/time-zone';
 import { Money } from '../../domain/money';
-import { zAmount, zBool, zCurrency } from '../validation';
+import { whenParsed, zAmount, zBool, zCurrency } from '../validation';
 
 const nonNegative = zAmount.refine((v) => !v.isNegative(), { message: 'must not be negative' });
 
@@ -29,7 +29,7 @@ export const limitRule = z
     } else if (r.minimum_amount != null && maximum != null && r.minimum_amount.gt(maximum)) {
       ctx.addIssue({ code: 'custom', path: ['maximum_amount'], message: 'must not be less than minimum_amount' });
     }
-  })
+  }, whenParsed)
   .transform((r) => ({
     period: r.period,
     transaction_type: r.transaction_type,
@@ -80,7 +80,6 @@ export const settingsBody = z.strictObject({
   credit_limit_max: nonNegative.nullable().optional().meta({ description: 'Greatest credit limit an account may have; null: no bound.' }),
   default_wallet_minimum_balance: zAmount.optional().meta({ description: 'Minimum balance of a wallet that sets none.' }),
   limit_rules: limitRules.optional().meta({ description: 'Global limit rules: apply to wallets without rules of their own. Replaces the list.' }),
-  allow_private_webhook_endpoints: zBool.optional().meta({ description: 'Webhooks may target http:// URLs and private, loopback or link-local addresses (default false; docs/webhooks.md).' }),
   time_zone: zTimeZone.optional().meta({ description: 'IANA time zone of the hours, days, weeks and months of analytics (default UTC; docs/analytics.md).' }),
 });
 
@@ -99,7 +98,6 @@ export const settingsResponse = z.object({
   credit_limit_max: z.number().nullable(),
   default_wallet_minimum_balance: z.number(),
   limit_rules: z.array(limitRuleOut),
-  allow_private_webhook_endpoints: z.boolean(),
   time_zone: z.string(),
   updated_on: z.number().int().nullable().meta({ description: 'Null while the organisation uses the defaults.' }),
 });

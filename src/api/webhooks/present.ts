@@ -52,6 +52,7 @@ export function presentWebhookRequest(r: WebhookRequest): RequestItem {
     response: r.responseBody,
     response_status: r.responseStatus,
     retries: r.retries,
+    failure_reason: r.failureReason,
     webhook: { id: r.webhookId, name: r.webhookName },
     automation: r.automationId ? { id: r.automationId, name: r.automationName ?? '' } : null,
     entity: r.entityType ? { type: r.entityType, id: r.entityId, reference: r.entityReference } : null,

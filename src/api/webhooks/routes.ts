@@ -1,6 +1,7 @@
 // Webhooks and their request log (spec 2.9, 4.6, part 6). Decisions: docs/webhooks.md.
 import type { Db } from '../../db/client';
 import { actorOf } from '../../domain/audit';
+import { endOfSecond } from '../../domain/clock';
 import { newId } from '../../domain/ids';
 import { createWebhookRequest, getWebhookRequest, listWebhookRequests } from '../../domain/webhooks/requests';
 import { checkWebhookEndpoint, createWebhook, deleteWebhook, getWebhook, getWebhookRow, listWebhooks, rotateWebhookSecret, updateWebhook } from '../../domain/webhooks/webhooks';
@@ -26,7 +27,7 @@ import {
 const TAG = 'Webhooks';
 const read = { scope: 'webhooks:read' } as const;
 const write = { scope: 'webhooks:write' } as const;
-const EXAMPLE_URL = 'https://203.0.113.10/hooks/backoffice';
+const EXAMPLE_URL = 'https://hooks.example.com/backoffice';
 
 export function webhookRoutes(deps: AppDeps): RouteDef[] {
   return [
@@ -35,12 +36,13 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       summary: 'Create a webhook',
       description:
         'url_auth USERNAME_PASSWORD needs username and password, API_KEY needs api_key; a credential of another url_auth is 400 naming it. ' +
-        'url_endpoint: absolute https, not (resolving to) a private address unless the settings allow_private_webhook_endpoints. ' +
+        'url_endpoint: absolute https to a public address (not resolving to a loopback, private, link-local or otherwise special address); ' +
+        'only the operator can allow other addresses, and http to them (OUTBOUND_ALLOW_CIDRS). ' +
         'Answers the new signing secret too (also readable with GET /webhooks/{id}).',
       body: webhookCreateBody, response: webhookSecretResponse,
       example: { name: 'Order feed', method: 'POST', url_endpoint: EXAMPLE_URL, url_auth: 'API_KEY', api_key: 'k-123456' },
       // DNS before the transaction opens.
-      prepare: ({ ctx, body }) => checkWebhookEndpoint(ctx.db, ctx.organisationId, body.url_endpoint),
+      prepare: ({ ctx, body }) => checkWebhookEndpoint(ctx.config, body.url_endpoint),
       handler: async ({ ctx, body }) => {
         const { id, secret } = await createWebhook(ctx.db, actorOf(ctx), body);
         return { id, secret_key: secret };
@@ -65,10 +67,12 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'put', path: '/webhooks/{id}', operationId: 'updateWebhook', tag: TAG, auth: write,
       summary: 'Update a webhook',
-      description: 'Partial, as create without method. Changing url_auth drops the credentials of the old kind; the new kind\'s must be given. Requests already made keep the url they were made with.',
+      description:
+        'Partial, as create without method. Changing url_auth drops the credentials of the old kind; the new kind\'s must be given. ' +
+        'A new url_endpoint needs the stored password or api_key given again (400 naming it). Requests already made keep the url they were made with.',
       params: idParams, body: webhookUpdateBody, response: idResponse, errors: [404],
       example: { name: 'Order feed (v2)', url_endpoint: EXAMPLE_URL, url_auth: 'USERNAME_PASSWORD', username: 'backoffice', password: 's3cret-pass' },
-      prepare: async ({ ctx, body }) => (body.url_endpoint === undefined ? undefined : checkWebhookEndpoint(ctx.db, ctx.organisationId, body.url_endpoint)),
+      prepare: async ({ ctx, body }) => (body.url_endpoint === undefined ? undefined : checkWebhookEndpoint(ctx.config, body.url_endpoint)),
       handler: async ({ ctx, params, body }) => {
         await updateWebhook(ctx.db, actorOf(ctx), params.id, body);
         return { id: params.id };
@@ -88,7 +92,8 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       summary: "Rotate a webhook's signing secret",
       description: 'A new secret signs from now on; the old one keeps signing alongside it (two signatures in webhook-signature) until previous_secret_active_until (default 24 h, at most 30 days).',
       params: idParams, body: rotateSecretBody, response: webhookSecretResponse, errors: [404],
-      example: { previous_secret_active_until: 4102444800 },
+      // No fixed time can stay within 30 days of now: the example takes the default.
+      example: {},
       handler: async ({ ctx, params, body }) => {
         const { id, secret } = await rotateWebhookSecret(ctx.db, actorOf(ctx), params.id, body);
         return { id, secret_key: secret };
@@ -128,7 +133,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
           automationId: query.automation_id,
           entityId: query.entity_id,
           createdFrom: query.created_on_from === undefined ? undefined : new Date(query.created_on_from * 1000),
-          createdTo: query.created_on_to === undefined ? undefined : new Date(query.created_on_to * 1000),
+          createdBefore: query.created_on_to === undefined ? undefined : endOfSecond(query.created_on_to),
         });
         return contentPage(query, page.rows.map(presentWebhookRequest), page.total);
       },

@@ -1,14 +1,14 @@
 // Webhooks and their request log (spec 2.9, 4.6; docs/webhooks.md).
 import { z } from 'zod';
 import { contentList } from '../lists';
-import { pagingQuery, zEpoch, zId, zRefName } from '../validation';
+import { pagingQuery, zEpoch, zEpochQuery, zId, zRefName } from '../validation';
 
 export const WEBHOOK_METHODS = ['POST', 'PUT'] as const;
 export const URL_AUTHS = ['NO_AUTH', 'USERNAME_PASSWORD', 'API_KEY'] as const;
 export const REQUEST_STATES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
 
 const urlEndpoint = z.string().trim().min(1).max(2000).meta({
-  description: 'Absolute https URL; its host must not be or resolve to a private, loopback or link-local address unless the settings allow_private_webhook_endpoints (which also allows http).',
+  description: 'Absolute https URL; its host must not be or resolve to a private, loopback, link-local or other non-public address unless the operator allows it (OUTBOUND_ALLOW_CIDRS, which also allows http to it).',
 });
 const username = z.string().min(1).max(200).nullish().meta({ description: 'USERNAME_PASSWORD only (required there).' });
 const password = z.string().min(1).max(500).nullish().meta({ description: 'USERNAME_PASSWORD only (required there). Write-only: never answered.' });
@@ -87,8 +87,8 @@ export const webhookRequestListQuery = pagingQuery(['created_on', 'state', 'retr
   call_id: zId.optional().meta({ description: 'The call id of a bulk contact update (PUT /contacts).' }),
   automation_id: zId.optional(),
   entity_id: zId.optional(),
-  created_on_from: zEpoch.optional(),
-  created_on_to: zEpoch.optional(),
+  created_on_from: zEpochQuery.optional(),
+  created_on_to: zEpochQuery.optional(),
 });
 
 const ref = z.object({ id: z.string(), name: z.string() });
@@ -104,6 +104,7 @@ export const webhookRequestItem = z.object({
   response: z.string().nullable().meta({ description: 'Body of the last answer (at most 4 KiB).' }),
   response_status: z.number().int().nullable(),
   retries: z.number().int().meta({ description: 'Attempts after the first.' }),
+  failure_reason: z.string().nullable().meta({ description: 'Why a FAILED request stopped when no answer says it, e.g. "terminated by an operator" (docs/temporal-ui.md); else null.' }),
   webhook: z.object({ id: z.string().nullable().meta({ description: 'Null once the webhook is deleted.' }), name: z.string() }),
   automation: ref.nullable(),
   entity: z.object({ type: z.string(), id: z.string().nullable(), reference: z.string().nullable() }).nullable(),

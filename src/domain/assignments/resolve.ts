@@ -156,7 +156,8 @@ const validCoordinate = (lat: unknown, lon: unknown): boolean =>
 async function nearestLocation(tx: Tx, organisationId: string, unitParam: string | undefined, target: AssignmentTarget): Promise<Assignee> {
   const { lat, lon } = target;
   if (lat == null || lon == null) throw noAssignee('the entity has no lat/lon to find the nearest location from');
-  if (!validCoordinate(lat, lon)) throw noAssignee(`the entity's lat/lon (${lat}, ${lon}) is not a valid coordinate`);
+  // Never the values: the message is kept in the run's record and its workflow history, and they are the contact's.
+  if (!validCoordinate(lat, lon)) throw noAssignee("the entity's lat/lon is not a valid coordinate");
   const root = unitParam === undefined || unitParam === organisationId ? null : (await organisationOrUnit(tx, organisationId, unitParam)).id;
   // The chosen unit and every unit below it (UNION: ends even on data that loops).
   const scope = root
@@ -194,6 +195,6 @@ async function postCodeCoverage(tx: Tx, organisationId: string, target: Assignme
   });
   // Stable sort: among equally long prefixes the oldest coverage stays first.
   const best = candidates.sort((a, b) => b.postCode.length - a.postCode.length)[0];
-  if (!best) throw noAssignee(`no unit covers post code ${code}`);
+  if (!best) throw noAssignee("no unit covers the entity's post code");
   return { organisation: best.unit, post_code: best.postCode };
 }

@@ -4,6 +4,7 @@
 // change the provider, or leave secrets out to keep the stored ones), naming `settings.<field>`.
 import { z } from 'zod';
 import { invalid } from '../errors';
+import { whenParsed, zBool } from '../input-values';
 
 export const CHANNELS = ['EMAIL', 'SMS', 'INAPP'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -18,7 +19,7 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 export const smtpSettings = z.strictObject({
   host: text(253),
   port: z.number().int().min(1).max(65535),
-  secure: z.boolean().meta({ description: 'true: TLS from the start (port 465); false: STARTTLS when offered.' }),
+  secure: zBool.meta({ description: 'true: TLS from the start (port 465); false: STARTTLS when offered.' }),
   username: text(200).nullish(),
   password: z.string().min(1).max(500).nullish().meta({ description: 'Write-only: reads show password_set.' }),
   from_address: z.email().max(254),
@@ -45,13 +46,13 @@ export const httpAuth = httpAuthFields.superRefine((a, ctx) => {
     if (a.type === 'BASIC') (['username', 'password'] as const).forEach(need);
     if (a.type === 'BEARER') need('token');
     if (a.type === 'API_KEY') (['header_name', 'token'] as const).forEach(need);
-  });
+  }, whenParsed);
 
 const httpSettingsFields = z.strictObject({
   url: z
     .url({ protocol: /^https?$/ })
     .max(2000)
-    .meta({ description: 'http or https URL the message is sent to.' }),
+    .meta({ description: 'https URL the message is sent to (http only to an address the operator allows: OUTBOUND_ALLOW_CIDRS).' }),
   method: z.enum(['POST', 'PUT']),
   auth: httpAuthFields,
   body_template: z
@@ -118,17 +119,31 @@ type Loose = Record<string, unknown>;
 /**
  * A partial update's settings keep the stored secrets they leave out (a client never reads them
  * back, so it cannot send them again): for the same provider, and for HTTP the same auth type.
- * null given for a secret clears it.
+ * null given for a secret clears it. Never for a new target: whoever may edit an integration
+ * would otherwise point it at their own host and receive the password with the next send.
  */
 export function keepSecrets(provider: Provider, stored: unknown, given: unknown): unknown {
   if (!isObject(stored) || !isObject(given)) return given;
-  if (provider === 'SMTP') return 'password' in given ? given : { ...given, password: stored.password };
+  if (provider === 'SMTP') {
+    if ('password' in given) return given;
+    const retargeted = String(given.host).toLowerCase() !== String(stored.host).toLowerCase() || given.port !== stored.port;
+    if (retargeted && stored.password != null) throw secretNeeded('settings.password', 'a new host or port');
+    return { ...given, password: stored.password };
+  }
   if (provider === 'HTTP' && isObject(given.auth) && isObject(stored.auth) && given.auth.type === stored.auth.type) {
     const auth: Loose = { ...given.auth };
-    for (const secret of ['password', 'token']) if (!(secret in auth)) auth[secret] = stored.auth[secret];
+    for (const secret of ['password', 'token']) {
+      if (secret in auth) continue;
+      if (given.url !== stored.url && stored.auth[secret] != null) throw secretNeeded(`settings.auth.${secret}`, 'a new url');
+      auth[secret] = stored.auth[secret];
+    }
     return { ...given, auth };
   }
   return given;
+}
+
+function secretNeeded(attribute: string, target: string) {
+  return invalid(attribute, `${attribute}: required with ${target}; the stored one is never sent to another target (or null to clear it)`);
 }
 
 function isObject(v: unknown): v is Loose {

@@ -1,10 +1,12 @@
 // Integrations (docs/communications.md "Integrations"): a channel, its provider and the
 // provider's settings. Secrets are stored to be used when sending and never read back.
 import { Prisma, type Integration, type Tx } from '../../db/client';
+import { checkHttpUrl, checkSmtpHost, OutboundRefused, type OutboundConfig } from '../../outbound';
 import { audit, type AuditActor } from '../audit';
-import { notFound } from '../errors';
+import { invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import type { ListArgs, ListPage } from '../lists';
+import { sealSettings, withOpenSettings } from './integration-secrets';
 import { checkSettings, keepSecrets, type Channel, type Provider } from './integration-settings';
 import type { IntegrationInput, IntegrationPatch, NameCodeFilter } from './types';
 
@@ -25,12 +27,31 @@ export async function createIntegration(tx: Tx, actor: AuditActor, input: Integr
       code: input.code ?? null,
       channel: input.channel,
       provider: input.provider,
-      settings: settings ?? undefined,
+      settings: sealSettings(id, settings) ?? undefined,
     },
   });
   // The audit row names the fields, never their values (secrets).
   await audit(tx, actor, { action: 'CREATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(input) } });
   return { id };
+}
+
+/**
+ * The addresses given settings name (an HTTP provider's url, an SMTP host), judged by the
+ * outbound gateway before the write's transaction (the route's `prepare`: DNS must not hold a
+ * transaction open); 400 naming the field. Sends judge them again (docs/security.md).
+ */
+export async function checkIntegrationTargets(config: OutboundConfig, settings: Record<string, unknown> | null | undefined): Promise<void> {
+  const named = async (attribute: string, check: () => Promise<void>) => {
+    try {
+      await check();
+    } catch (err) {
+      if (err instanceof OutboundRefused) throw invalid(attribute, `${attribute}: ${err.message}`);
+      throw err;
+    }
+  };
+  const { url, host, port } = settings ?? {};
+  if (typeof url === 'string') await named('settings.url', () => checkHttpUrl(config, url));
+  if (typeof host === 'string') await named('settings.host', () => checkSmtpHost(config, host, typeof port === 'number' ? port : 0));
 }
 
 /** The integration, or 404 (also for another organisation's id). */
@@ -54,7 +75,7 @@ export async function listIntegrations(tx: Tx, organisationId: string, args: Lis
 export async function updateIntegration(tx: Tx, actor: AuditActor, id: string, patch: IntegrationPatch): Promise<void> {
   const { organisationId } = actor;
   await tx.$queryRaw`SELECT id FROM integrations WHERE organisation_id = ${organisationId}::uuid AND id = ${id}::uuid FOR UPDATE`;
-  const current = await getIntegration(tx, organisationId, id);
+  const current = withOpenSettings(await getIntegration(tx, organisationId, id));
   const channel = patch.channel ?? (current.channel as Channel);
   const provider = patch.provider ?? (current.provider as Provider);
   const sameProvider = provider === current.provider;
@@ -62,7 +83,7 @@ export async function updateIntegration(tx: Tx, actor: AuditActor, id: string, p
   const settings = checkSettings(channel, provider, given);
   await tx.integration.update({
     where: { id },
-    data: { name: patch.name, code: patch.code, channel, provider, settings: settings ?? Prisma.DbNull },
+    data: { name: patch.name, code: patch.code, channel, provider, settings: sealSettings(id, settings) ?? Prisma.DbNull },
   });
   await audit(tx, actor, { action: 'UPDATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(patch) } });
 }

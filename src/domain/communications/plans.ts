@@ -117,6 +117,19 @@ export async function deletePlan(tx: Tx, actor: AuditActor, id: string): Promise
   await audit(tx, actor, { action: 'DELETE', entityType: ENTITY, entityId: id, changes: { name: current.name } });
 }
 
+/**
+ * A POSTED plan whose workflow an operator ended goes back to DRAFT: it sends no more ticks, and
+ * posting it again starts it anew. Not when it was posted again after that end (`closedAt`).
+ */
+export async function draftAfterWorkflowEnded(tx: Tx, actor: AuditActor, id: string, closedAt: Date, reason: string): Promise<boolean> {
+  const { count } = await tx.communicationPlan.updateMany({
+    where: { organisationId: actor.organisationId, id, lifeCycleState: 'POSTED', postedAt: { lte: closedAt } },
+    data: { lifeCycleState: 'DRAFT' },
+  });
+  if (count) await audit(tx, actor, { action: 'UPDATE', entityType: ENTITY, entityId: id, changes: { life_cycle_state: 'DRAFT', reason } });
+  return count > 0;
+}
+
 /** Epoch ms of the next tick of a POSTED plan; null when DRAFT or past its end. */
 export function nextTick(plan: Pick<PlanRecord, 'lifeCycleState' | 'frequency' | 'startDate' | 'endDate' | 'postedAt'>, now = Date.now()): number | null {
   if (plan.lifeCycleState !== 'POSTED' || !plan.postedAt) return null;

@@ -5,6 +5,7 @@
 import { Prisma, type Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { recordEvent } from '../events/outbox';
+import { clearContactTraces } from './anonymise-traces';
 import { CONTACT_DEFAULTS } from './defaults';
 import { findContact } from './lookup';
 import { deleteContactSecrets } from './payment-methods';
@@ -48,11 +49,8 @@ export async function anonymiseContact(tx: Tx, actor: AuditActor, idOrCode: stri
   const secrets = await deleteContactSecrets(tx, actor.organisationId, contact.id);
   await rebuildSearchText(tx, contact.id);
   await audit(tx, actor, { action: 'ANONYMIZE', entityType: 'contact', entityId: contact.id, changes: { deleted: secrets } });
-  // Events not yet dispatched still hold the contact's snapshot: they keep only the ids.
-  await tx.$executeRawUnsafe(
-    `UPDATE outbox_events SET payload = payload - 'contact' WHERE organisation_id = $1 AND dispatched_at IS NULL AND payload->'contact'->>'id' = $2`,
-    actor.organisationId, contact.id,
-  );
+  // The copies events, runs, webhooks and communications made of its data go in the same transaction.
+  await clearContactTraces(tx, actor.organisationId, contact.id);
   await recordEvent(tx, { organisationId: actor.organisationId, type: 'ANONYMIZE_CONTACT', entityType: 'contact', entityId: contact.id, payload: { contact_id: contact.id } });
   return { id: contact.id };
 }

@@ -1,13 +1,18 @@
 import type { ApiKey, Tx } from '../../db/client';
 import type { ListArgs, ListPage } from '../lists';
 import { newId } from '../ids';
-import { notFound } from '../errors';
-import { ALL_SCOPES } from './scopes';
+import { forbidden, notFound } from '../errors';
+import { ALL_SCOPES, canGrant } from './scopes';
 import { newSecret, sha256 } from './tokens';
 
 export type ApiKeyKind = 'SECRET' | 'PUBLIC';
 
 const PREFIX: Record<ApiKeyKind, string> = { SECRET: 'sk_', PUBLIC: 'pk_' };
+
+/** Whether a value has the shape of one of this service's API keys (its prefix), known or not. */
+export function looksLikeApiKey(value: string): boolean {
+  return Object.values(PREFIX).some((prefix) => value.startsWith(prefix));
+}
 
 export interface NewApiKey {
   organisationId: string;
@@ -17,6 +22,36 @@ export interface NewApiKey {
   expiresAt?: Date | null;
   rateLimitPerSecond?: number | null;
   createdBy?: string;
+}
+
+/** Who asks for a key through the API (the admin command line is the operator: no check). */
+export interface Grantor {
+  isAdmin: boolean;
+  scopes: readonly string[];
+}
+
+/**
+ * A key gets at most its creator's scopes (admin users: any), so `api_keys:write` alone cannot
+ * mint a wider key. Left out, scopes mean all (`*`), which only a `*` holder may grant. A public
+ * key reads and writes communications (spec 4.7), so it needs the `communications` group.
+ */
+export function checkGrant(grantor: Grantor, kind: ApiKeyKind, scopes: readonly string[] | undefined): void {
+  if (grantor.isAdmin) return;
+  if (kind === 'PUBLIC') {
+    if (!canGrant(grantor.scopes, 'communications')) {
+      throw forbidden('type: a public key reads and writes communications; creating one needs the communications scope', 'type');
+    }
+    return;
+  }
+  if (scopes === undefined) {
+    if (!canGrant(grantor.scopes, '*')) throw forbidden('scopes: left out means all (*), more than this credential holds; list the scopes the key needs', 'scopes');
+    return;
+  }
+  scopes.forEach((scope, i) => {
+    if (!canGrant(grantor.scopes, scope)) {
+      throw forbidden(`scopes.${i}: ${scope} is more than this credential holds; a new key gets at most its creator's scopes`, `scopes.${i}`);
+    }
+  });
 }
 
 /** Creates a key and returns it with its secret: the only time the secret is ever visible. */

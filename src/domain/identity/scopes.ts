@@ -7,16 +7,38 @@
  * attributes, merchants and scheme sign-ups (docs/loyalty.md).
  */
 export const SCOPE_GROUPS = ['contacts', 'accounts', 'reference_data', 'settings', 'wallets', 'api_keys', 'rewards', 'purchases', 'vouchers', 'activities', 'communications', 'webhooks', 'automations', 'reports', 'users'] as const;
+export type ScopeGroup = (typeof SCOPE_GROUPS)[number];
 
-export const ALL_SCOPES = ['*'];
+/** What a route requires (`auth: { scope }`): a typo here fails tsc. */
+export type Scope = `${ScopeGroup}:${'read' | 'write'}`;
+
+/** Every scope a route can require, groups × read/write, in group order. */
+export const SCOPES: readonly Scope[] = SCOPE_GROUPS.flatMap((g) => [`${g}:read`, `${g}:write`] as const);
+
+/** What a credential may hold: `*`, a group (both halves) or one scope. */
+export type Grant = '*' | ScopeGroup | Scope;
+export const GRANTS: readonly [Grant, ...Grant[]] = ['*', ...SCOPE_GROUPS, ...SCOPES];
+
+export const ALL_SCOPES: Grant[] = ['*'];
 
 export function hasScope(granted: readonly string[], required: string): boolean {
   const [group] = required.split(':');
   return granted.includes('*') || granted.includes(group) || granted.includes(required);
 }
 
-const SCOPE_PATTERN = new RegExp(`^(\\*|(${SCOPE_GROUPS.join('|')})(:(read|write))?)$`);
+const KNOWN = new Set<string>(GRANTS);
 
-export function isKnownScope(scope: string): boolean {
-  return SCOPE_PATTERN.test(scope);
+export function isKnownScope(scope: string): scope is Grant {
+  return KNOWN.has(scope);
+}
+
+/**
+ * Whether a holder of `held` may give `wanted` to a new credential: only what it holds itself.
+ * `*` also covers groups added later, so only `*` grants `*`; a group is read and write.
+ */
+export function canGrant(held: readonly string[], wanted: string): boolean {
+  if (held.includes('*')) return true;
+  if (wanted === '*') return false;
+  if (wanted.includes(':')) return hasScope(held, wanted);
+  return hasScope(held, `${wanted}:read`) && hasScope(held, `${wanted}:write`);
 }

@@ -6,6 +6,8 @@ export interface AccessClaims {
   org: string;
   scopes: string[];
   adm: boolean;
+  /** The user's session generation at issue; absent in tokens older than it (read as 0). */
+  gen?: number;
   iat: number;
   exp: number;
 }

@@ -1,8 +1,10 @@
 import type { Tx as Db } from '../../db/client';
+import { audit, type AuditActor } from '../audit';
 import { newId } from '../ids';
-import { alreadyExists, invalidCredential } from '../errors';
+import { alreadyExists, invalidCredential, notFound } from '../errors';
 import { hashPassword, verifyPassword } from './passwords';
 import { ALL_SCOPES } from './scopes';
+import { addressKey, countAttempt, settleAttempt, usernameKey, type ThrottleLimits } from './throttle';
 import { newSecret, sha256, signAccessToken } from './tokens';
 
 export interface NewUser {
@@ -47,11 +49,24 @@ export interface TokenPair {
   refresh_token: string;
 }
 
-export async function login(db: Db, username: string, password: string, settings: TokenSettings): Promise<TokenPair> {
+/** Who signs in, for throttling: the client's address (req.ip) and the limits. */
+export interface SignInClient {
+  address: string;
+  limits: ThrottleLimits;
+}
+
+/**
+ * Throttled per username (known or not) and per address before the password hash is computed.
+ * A disabled user gets the answer of a wrong password.
+ */
+export async function login(db: Db, username: string, password: string, settings: TokenSettings, client: SignInClient): Promise<TokenPair> {
+  const [userKey, ipKey] = [usernameKey(username), addressKey(client.address)];
+  await countAttempt(db, [userKey, ipKey], client.limits);
   const user = await db.user.findUnique({ where: { username } });
   // Verify even when the user is unknown so that timing does not reveal which usernames exist.
   const ok = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
   if (!user || !ok || user.disabledAt) throw invalidCredential('Invalid username or password');
+  await settleAttempt(db, { reset: [userKey], uncount: [ipKey] }, client.limits);
   return issueTokens(db, user, settings);
 }
 
@@ -59,32 +74,73 @@ export async function login(db: Db, username: string, password: string, settings
  * Refresh tokens rotate: each is usable once. Presenting a used one means it leaked, so every
  * refresh token of that user is invalidated.
  */
-export async function refresh(db: Db, refreshToken: string, settings: TokenSettings): Promise<TokenPair> {
+export async function refresh(db: Db, refreshToken: string, settings: TokenSettings, client: SignInClient): Promise<TokenPair> {
+  const ipKey = addressKey(client.address);
+  await countAttempt(db, [ipKey], client.limits);
   const row = await db.refreshToken.findUnique({ where: { tokenHash: sha256(refreshToken) }, include: { user: true } });
-  if (!row || row.expiresAt <= new Date() || row.user.disabledAt) throw invalidCredential('Invalid refresh token');
+  const revoked = row && row.sessionGeneration < row.user.sessionGeneration;
+  if (!row || row.expiresAt <= new Date() || row.user.disabledAt || revoked) throw invalidCredential('Invalid refresh token');
   const claimed = await db.refreshToken.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: new Date() } });
   if (claimed.count === 0) {
     await db.refreshToken.updateMany({ where: { userId: row.userId, usedAt: null }, data: { usedAt: new Date() } });
     throw invalidCredential('Refresh token already used');
   }
+  await settleAttempt(db, { reset: [], uncount: [ipKey] }, client.limits);
   return issueTokens(db, row.user, settings);
 }
 
 async function issueTokens(
   db: Db,
-  user: { id: string; organisationId: string; scopes: string[]; isAdmin: boolean },
+  user: { id: string; organisationId: string; scopes: string[]; isAdmin: boolean; sessionGeneration: number },
   settings: TokenSettings,
 ): Promise<TokenPair> {
   const now = Math.floor(Date.now() / 1000);
+  const gen = user.sessionGeneration;
   const access = signAccessToken(
-    { sub: user.id, org: user.organisationId, scopes: user.scopes, adm: user.isAdmin, iat: now, exp: now + settings.accessTtlSeconds },
+    { sub: user.id, org: user.organisationId, scopes: user.scopes, adm: user.isAdmin, gen, iat: now, exp: now + settings.accessTtlSeconds },
     settings.secret,
   );
   const refreshToken = newSecret('rt_');
   await db.refreshToken.create({
-    data: { id: newId(), userId: user.id, tokenHash: sha256(refreshToken), expiresAt: new Date((now + settings.refreshTtlSeconds) * 1000) },
+    data: { id: newId(), userId: user.id, tokenHash: sha256(refreshToken), sessionGeneration: gen, expiresAt: new Date((now + settings.refreshTtlSeconds) * 1000) },
   });
   return { access_token: access, token_type: 'Bearer', expires_in: settings.accessTtlSeconds, refresh_token: refreshToken };
+}
+
+export type UserRef = { id: string } | { username: string };
+
+/**
+ * Operator actions of the admin command line. Each one raising the session generation ends
+ * every session of the user: access tokens carry the generation they were issued under
+ * (refused by src/api/middleware/auth.ts within AUTH_CACHE_SECONDS), refresh tokens at once.
+ */
+export const revokeSessions = (tx: Db, actor: AuditActor, ref: UserRef) =>
+  changeUser(tx, actor, ref, 'REVOKE_SESSIONS', () => ({ sessionGeneration: { increment: 1 } }));
+
+export const disableUser = (tx: Db, actor: AuditActor, ref: UserRef) =>
+  changeUser(tx, actor, ref, 'DISABLE', (user) => ({ disabledAt: user.disabledAt ?? new Date(), sessionGeneration: { increment: 1 } }));
+
+export const enableUser = (tx: Db, actor: AuditActor, ref: UserRef) => changeUser(tx, actor, ref, 'ENABLE', () => ({ disabledAt: null }));
+
+/** A new password also lifts the username's sign-in lock: the operator has just vouched for the user. */
+export async function resetPassword(tx: Db, actor: AuditActor, ref: UserRef, passwordHash: string) {
+  const user = await changeUser(tx, actor, ref, 'RESET_PASSWORD', () => ({ passwordHash, sessionGeneration: { increment: 1 } }));
+  await tx.loginThrottle.deleteMany({ where: { key: usernameKey(user.username) } });
+  return user;
+}
+
+async function changeUser(
+  tx: Db,
+  actor: AuditActor,
+  ref: UserRef,
+  action: string,
+  data: (user: { disabledAt: Date | null }) => Parameters<Db['user']['update']>[0]['data'],
+) {
+  const user = await tx.user.findFirst({ where: { organisationId: actor.organisationId, ...ref } });
+  if (!user) throw notFound('User');
+  const updated = await tx.user.update({ where: { id: user.id }, data: data(user) });
+  await audit(tx, actor, { action, entityType: 'USER', entityId: user.id });
+  return updated;
 }
 
 // argon2id hash of a random string, used only to spend the same time on unknown usernames.

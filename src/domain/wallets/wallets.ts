@@ -7,7 +7,7 @@ import { txSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
 import { checkCustomFields } from '../custom-fields/check';
 import type { CustomField } from '../custom-fields/values';
-import { conflict, notFound } from '../errors';
+import { conflict, invalid, notFound } from '../errors';
 import { findAccount } from '../accounts/rules';
 import { newId, randomDigits } from '../ids';
 import { moneyText } from '../money';
@@ -24,6 +24,7 @@ export async function createWallet(tx: Tx, actor: AuditActor, accountId: string,
   await checkCustomFields(txSql(tx, actor.organisationId), 'WALLETS', input.custom_fields);
   const account = await findAccount(tx, actor.organisationId, accountId);
   if (account.lifeCycleState === 'TERMINATED') throw conflict('ACCOUNT_TERMINATED', 'A terminated account gets no new wallet');
+  await checkTopupMethod(tx, actor.organisationId, account.contactId, input.auto_topup);
   const id = newId();
   await tx.wallet.create({
     data: {
@@ -45,6 +46,10 @@ export async function createWallet(tx: Tx, actor: AuditActor, accountId: string,
 export async function updateWallet(tx: Tx, actor: AuditActor, id: string, input: WalletUpdate): Promise<{ id: string }> {
   const wallet = await findWallet(tx, id);
   if (wallet.lifeCycleState === 'CANCELLED') throw conflict('WALLET_CANCELLED', 'A cancelled wallet cannot change');
+  if (input.auto_topup?.payment_method_id) {
+    const account = await findAccount(tx, actor.organisationId, wallet.accountId);
+    await checkTopupMethod(tx, actor.organisationId, account.contactId, input.auto_topup);
+  }
   await tx.wallet.update({
     where: { id },
     data: {
@@ -83,6 +88,16 @@ export async function findWallet(tx: Tx, id: string): Promise<Wallet> {
 }
 
 type AutoTopup = NonNullable<WalletCreate['auto_topup']>;
+
+const METHOD = 'auto_topup.payment_method_id';
+
+/** The top-up charges this method: it must be a live one of the account's contact, never another's id. */
+async function checkTopupMethod(tx: Tx, organisationId: string, contactId: string, topup: AutoTopup | null | undefined): Promise<void> {
+  if (!topup?.payment_method_id) return;
+  const method = await tx.paymentMethod.findFirst({ where: { organisationId, id: topup.payment_method_id, deletedAt: null }, select: { contactId: true } });
+  if (!method) throw notFound('Payment method', METHOD);
+  if (method.contactId !== contactId) throw invalid(METHOD, `${METHOD}: not a payment method of the account's contact`);
+}
 
 function autoTopupJson(a: AutoTopup) {
   return { threshold: moneyText(a.threshold), amount: moneyText(a.amount), payment_method: a.payment_method, payment_method_id: a.payment_method_id ?? null };

@@ -2,8 +2,10 @@
 // authenticate, send, and log the attempt with the request's new state in one transaction.
 // An attempt already logged is not sent again, so a retried activity repeats nothing.
 import type { Db, Webhook, WebhookRequest } from '../../db/client';
-import { getSettings } from '../money/settings';
+import type { OutboundConfig } from '../../outbound';
+import { notFound } from '../errors';
 import { bodyOf } from './requests';
+import { openWebhook } from './sealed';
 import { sendOnce, RESPONSE_LIMIT, type SendResult } from './send';
 import { activeSecrets, signature } from './signing';
 
@@ -21,15 +23,17 @@ export interface AttemptInput {
 export const USER_AGENT = 'backoffice-webhooks/1';
 
 /** One attempt; answers the request's state after it. `db` is scoped to the organisation. */
-export async function attemptDelivery(db: Db, opts: { timeoutMs: number }, input: AttemptInput): Promise<RequestState> {
+export async function attemptDelivery(db: Db, opts: { timeoutMs: number; config: OutboundConfig }, input: AttemptInput): Promise<RequestState> {
   const { organisationId, requestId, attempt } = input;
   const request = await db.webhookRequest.findFirst({ where: { organisationId, id: requestId } });
-  if (!request) return 'FAILED';
+  // Requests are never deleted: one that is not found is another organisation's (a forged start).
+  if (!request) throw notFound('Webhook request');
   if (request.state !== 'PENDING') return request.state as RequestState;
   const logged = await db.webhookAttempt.findFirst({ where: { organisationId, requestId, attempt }, select: { attempt: true } });
   if (logged) return request.state as RequestState;
 
-  const webhook = request.webhookId ? await db.webhook.findFirst({ where: { organisationId, id: request.webhookId } }) : null;
+  const stored = request.webhookId ? await db.webhook.findFirst({ where: { organisationId, id: request.webhookId } }) : null;
+  const webhook = stored && openWebhook(stored);
   let result: SendResult;
   let final = input.last;
   if (!webhook) {
@@ -40,8 +44,7 @@ export async function attemptDelivery(db: Db, opts: { timeoutMs: number }, input
     if (!secrets.length) {
       result = refusal('no active signing secret (secret_key_active_until has passed): rotate the secret');
     } else {
-      const { allowPrivateWebhookEndpoints } = await getSettings(db, organisationId);
-      result = await sendOnce(outgoing(request, webhook, secrets), { timeoutMs: opts.timeoutMs, allowPrivate: allowPrivateWebhookEndpoints });
+      result = await sendOnce(outgoing(request, webhook, secrets), opts);
     }
   }
   const state: RequestState = result.error === null ? 'SUCCESS' : final ? 'FAILED' : 'PENDING';

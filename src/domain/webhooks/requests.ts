@@ -86,7 +86,8 @@ export interface WebhookRequestFilter {
   automationId?: string;
   entityId?: string;
   createdFrom?: Date;
-  createdTo?: Date;
+  /** Exclusive: the route passes the end of the inclusive `created_on_to` second. */
+  createdBefore?: Date;
 }
 
 export async function listWebhookRequests(tx: Tx, organisationId: string, args: ListArgs, q: WebhookRequestFilter): Promise<ListPage<WebhookRequest>> {
@@ -101,7 +102,7 @@ export async function listWebhookRequests(tx: Tx, organisationId: string, args: 
   };
   if (q.searchValue !== undefined) where.OR = [{ webhookName: contains(q.searchValue) }, { urlEndpoint: contains(q.searchValue) }];
   if (q.urlEndpoint !== undefined) where.urlEndpoint = contains(q.urlEndpoint);
-  if (q.createdFrom || q.createdTo) where.createdAt = { gte: q.createdFrom, lte: q.createdTo };
+  if (q.createdFrom || q.createdBefore) where.createdAt = { gte: q.createdFrom, lt: q.createdBefore };
   const [rows, total] = await Promise.all([tx.webhookRequest.findMany({ where, ...args }), tx.webhookRequest.count({ where })]);
   return { rows, total };
 }
@@ -112,4 +113,16 @@ export async function getWebhookRequest(tx: Tx, organisationId: string, id: stri
   const row = await tx.webhookRequest.findFirst({ where: { organisationId, id }, include: { attempts: { orderBy: { attempt: 'asc' } } } });
   if (!row) throw notFound('Webhook request');
   return row;
+}
+
+/**
+ * A request still PENDING whose delivery will make no more attempts (its workflow was ended by an
+ * operator) becomes FAILED with that reason; its attempts stay as they were logged.
+ */
+export async function failPendingRequest(tx: Tx, organisationId: string, id: string, reason: string): Promise<boolean> {
+  const { count } = await tx.webhookRequest.updateMany({
+    where: { organisationId, id, state: 'PENDING' },
+    data: { state: 'FAILED', failureReason: reason.slice(0, 1000), completedAt: new Date() },
+  });
+  return count > 0;
 }

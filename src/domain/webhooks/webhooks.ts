@@ -4,11 +4,12 @@ import type { z } from 'zod';
 import type { rotateSecretBody, webhookCreateBody, webhookUpdateBody } from '../../api/webhooks/schemas';
 import type { Prisma, Tx, Webhook } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
+import { nowSeconds } from '../clock';
 import { invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import type { ListArgs, ListPage } from '../lists';
-import { getSettings } from '../money/settings';
-import { checkEndpoint } from './endpoints';
+import { checkHttpUrl, OutboundRefused, type OutboundConfig } from '../../outbound';
+import { openWebhook, sealWebhook, withOpenSecret } from './sealed';
 import { newSecret } from './signing';
 
 export type WebhookInput = z.output<typeof webhookCreateBody>;
@@ -34,20 +35,23 @@ const DAY_MS = 24 * 3600 * 1000;
 const MAX_OVERLAP_MS = 30 * DAY_MS;
 
 /**
- * The url_endpoint checked against the organisation's setting (DNS included): run before the
- * write's transaction, as the route's `prepare`. Answers the URL to store.
+ * The url_endpoint judged by the outbound gateway (DNS included): run before the write's
+ * transaction, as the route's `prepare`. 400 naming url_endpoint.
  */
-export async function checkWebhookEndpoint(db: Tx, organisationId: string, url: string): Promise<string> {
-  const { allowPrivateWebhookEndpoints } = await getSettings(db, organisationId);
-  await checkEndpoint(url, allowPrivateWebhookEndpoints);
-  return url;
+export async function checkWebhookEndpoint(config: OutboundConfig, url: string): Promise<void> {
+  try {
+    await checkHttpUrl(config, url);
+  } catch (err) {
+    if (err instanceof OutboundRefused) throw invalid('url_endpoint', `url_endpoint: ${err.message}`);
+    throw err;
+  }
 }
 
 export async function createWebhook(tx: Tx, actor: AuditActor, input: WebhookInput): Promise<{ id: string; secret: string }> {
   const id = newId();
   const secret = newSecret();
   await tx.webhook.create({
-    data: {
+    data: sealWebhook(id, {
       id,
       organisationId: actor.organisationId,
       name: input.name,
@@ -57,25 +61,35 @@ export async function createWebhook(tx: Tx, actor: AuditActor, input: WebhookInp
       ...credentials(input.url_auth, input, null),
       secret,
       secretActiveUntil: futureDate(input.secret_key_active_until, 'secret_key_active_until') ?? null,
-    },
+    }),
   });
   await audit(tx, actor, { action: 'CREATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(input) } });
   return { id, secret };
 }
 
-/** Partial; the credentials of the resulting url_auth must be complete. */
+/**
+ * Partial; the credentials of the resulting url_auth must be complete. A new url_endpoint needs
+ * the stored password or api_key given again: kept, it would go to whoever the url now names.
+ */
 export async function updateWebhook(tx: Tx, actor: AuditActor, id: string, patch: WebhookPatch): Promise<void> {
-  const current = await lockWebhook(tx, actor.organisationId, id);
+  const current = openWebhook(await lockWebhook(tx, actor.organisationId, id));
   const urlAuth = patch.url_auth ?? (current.urlAuth as UrlAuth);
+  if (patch.url_endpoint !== undefined && patch.url_endpoint !== current.urlEndpoint && urlAuth === current.urlAuth) {
+    for (const [field, stored] of [['password', current.password], ['api_key', current.apiKey]] as const) {
+      if (stored != null && patch[field] == null) {
+        throw invalid(field, `${field}: required with a new url_endpoint; the stored one is never sent to another target`);
+      }
+    }
+  }
   await tx.webhook.update({
     where: { id },
-    data: {
+    data: sealWebhook(id, {
       name: patch.name,
       urlEndpoint: patch.url_endpoint,
       urlAuth,
       ...credentials(urlAuth, patch, current),
       secretActiveUntil: patch.secret_key_active_until === null ? null : futureDate(patch.secret_key_active_until, 'secret_key_active_until'),
-    },
+    }),
   });
   await audit(tx, actor, { action: 'UPDATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(patch) } });
 }
@@ -92,8 +106,9 @@ export async function deleteWebhook(tx: Tx, actor: AuditActor, id: string): Prom
  * at most 30 days; never beyond its own end date).
  */
 export async function rotateWebhookSecret(tx: Tx, actor: AuditActor, id: string, input: RotateInput): Promise<{ id: string; secret: string }> {
-  const current = await lockWebhook(tx, actor.organisationId, id);
-  const now = Date.now();
+  const current = openWebhook(await lockWebhook(tx, actor.organisationId, id));
+  // Whole seconds: the default end is then exactly the epoch the webhook's read states.
+  const now = nowSeconds().getTime();
   const given = input.previous_secret_active_until;
   const until = given === undefined ? new Date(now + DAY_MS) : futureDate(given, 'previous_secret_active_until')!;
   if (until.getTime() > now + MAX_OVERLAP_MS) throw invalid('previous_secret_active_until', 'previous_secret_active_until: at most 30 days from now');
@@ -101,7 +116,7 @@ export async function rotateWebhookSecret(tx: Tx, actor: AuditActor, id: string,
   const secret = newSecret();
   await tx.webhook.update({
     where: { id },
-    data: { secret, secretActiveUntil: null, previousSecret: current.secret, previousSecretActiveUntil: ownEnd && ownEnd < until ? ownEnd : until },
+    data: sealWebhook(id, { secret, secretActiveUntil: null, previousSecret: current.secret, previousSecretActiveUntil: ownEnd && ownEnd < until ? ownEnd : until }),
   });
   await audit(tx, actor, { action: 'ROTATE_SECRET', entityType: ENTITY, entityId: id });
   return { id, secret };
@@ -110,7 +125,7 @@ export async function rotateWebhookSecret(tx: Tx, actor: AuditActor, id: string,
 export async function getWebhook(tx: Tx, organisationId: string, id: string): Promise<WebhookRecord> {
   const row = await getWebhookRow(tx, organisationId, id);
   const counts = await requestCounts(tx, organisationId, [id]);
-  return { ...row, counts: counts.get(id) ?? zero() };
+  return { ...withOpenSecret(row), counts: counts.get(id) ?? zero() };
 }
 
 export async function listWebhooks(tx: Tx, organisationId: string, args: ListArgs, q: WebhookFilter): Promise<ListPage<WebhookRecord>> {

@@ -86,9 +86,12 @@ function list(v: Yaml | undefined): string[] {
   if (!Array.isArray(v)) throw new Error('expected a sequence');
   return v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
 }
-/** What compose substitutes when the variable is unset: ${NAME:-default} → default. */
+/**
+ * What compose substitutes when the variable is unset: ${NAME:-default} → default. ${NAME:?error}
+ * → '': compose refuses to start without it, so its value is the operator's, not the file's.
+ */
 function resolved(v: string): string {
-  return v.replace(/\$\{[A-Z0-9_]+(?::?-([^}]*))?\}/g, (_m, def: string | undefined) => def ?? '');
+  return v.replace(/\$\{[A-Z0-9_]+(?::?-([^}]*)|:?\?[^}]*)?\}/g, (_m, def: string | undefined) => def ?? '');
 }
 
 const services = map(map(compose, 'document').services, 'services');
@@ -141,6 +144,12 @@ describe('temporal/docker-compose.yml', () => {
     expect(env('worker').RUN_WORKER).toBeUndefined();
   });
 
+  test('the api and the worker are both given SECRETS_KEY: the worker opens the secrets the api sealed, and their volumes differ', () => {
+    const raw = (s: string) => String(map(service(s).environment, 'environment').SECRETS_KEY);
+    expect(raw('api')).toMatch(/^\$\{SECRETS_KEY:\?.+\}$/);
+    expect(raw('worker')).toBe(raw('api'));
+  });
+
   test('Temporal clients point at the temporal service', () => {
     expect(containerPorts(temporal)).toContain('7233');
     for (const s of [...appServices, ui]) expect(env(s).TEMPORAL_ADDRESS).toBe(`${temporal}:7233`);
@@ -188,10 +197,12 @@ describe('temporal/docker-compose.yml', () => {
     expect(dependsOn(ui)).toContain(temporal);
   });
 
-  test('ports: API on 8443 (its PORT), UI on 8080', () => {
+  test('ports: API on 8443 (its PORT); Temporal, its UI and the mail inbox, which have no login, on loopback only', () => {
     expect(list(service('api').ports)).toContain('8443:8443');
     expect(env('api').PORT).toBe('8443');
-    expect(list(service(ui).ports)).toContain('8080:8080');
+    expect(list(service(ui).ports)).toEqual(['127.0.0.1:8080:8080']);
+    expect(list(service(temporal).ports)).toEqual(['127.0.0.1:7233:7233']);
+    expect(list(service('mailpit').ports)).toEqual(['127.0.0.1:8025:8025']);
     expect(service('worker').ports).toBeUndefined();
   });
 
