@@ -23,16 +23,21 @@ export function searchAttributes(values: Partial<Record<Name, string | null | un
 }
 
 /**
- * A Temporal cluster accepts only registered custom attributes; the embedded server takes any
- * the SDK types. Registering is idempotent (an existing one is ALREADY_EXISTS), so every
- * replica does it at start.
+ * A Temporal cluster accepts only registered custom attributes (a dev server started without
+ * `--search-attribute` has none); the embedded server takes any the SDK types. Only the missing
+ * ones are added, so every replica may do it at start; a cluster that refuses (no operator
+ * rights: register them once by hand) is logged and the service goes on.
  */
 export async function registerSearchAttributes(connection: Connection, namespace: string, log: Logger): Promise<void> {
-  const searchAttributes = Object.fromEntries(Object.values(SEARCH).map((k) => [k.name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]));
   try {
-    await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
+    const known = (await connection.operatorService.listSearchAttributes({ namespace })).customAttributes ?? {};
+    const missing = Object.values(SEARCH).map((k) => k.name).filter((name) => !(name in known));
+    if (missing.length === 0) return;
+    const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+    await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((n) => [n, keyword])) });
+    log.info({ namespace, searchAttributes: missing }, 'registered search attributes');
   } catch (err) {
     const code = (err as { code?: number }).code;
-    if (code !== 6 /* ALREADY_EXISTS */) log.warn({ err }, 'could not register search attributes; visibility queries on them may fail');
+    if (code !== 6 /* ALREADY_EXISTS: a replica starting at the same time */) log.warn({ err }, 'could not register search attributes; visibility queries on them may fail');
   }
 }

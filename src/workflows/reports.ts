@@ -9,8 +9,9 @@ const REPORT_RUN_ATTEMPTS = 5;
 
 const run = proxyActivities<Activities>({
   startToCloseTimeout: '2 hours',
-  // The activity beats per page of rows and every few seconds while mailing.
-  heartbeatTimeout: '2 minutes',
+  // The activity beats every 5 s. On a cluster, an attempt whose worker died is retried only once
+  // this has passed (the embedded server dies with the worker and dispatches it again at start).
+  heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: REPORT_RUN_ATTEMPTS },
 });
 

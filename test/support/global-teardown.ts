@@ -1,12 +1,15 @@
 import { rmSync } from 'node:fs';
 import type { ServiceProcess } from './service-process';
 import { testState } from './state';
+import type { TemporalCli } from './temporal-cli';
 
 export default async function globalTeardown() {
-  const service = (globalThis as { __service?: ServiceProcess }).__service;
-  if (service) {
-    const code = await service.stop('SIGTERM');
-    if (code !== 0) process.stderr.write(`service exited with ${code} on SIGTERM:\n${service.output().slice(-4000)}\n`);
+  const g = globalThis as { __service?: ServiceProcess; __temporal?: TemporalCli };
+  if (g.__service) {
+    const code = await g.__service.stop('SIGTERM');
+    if (code !== 0) process.stderr.write(`service exited with ${code} on SIGTERM:\n${g.__service.output().slice(-4000)}\n`);
   }
+  // After the service: its worker's shutdown still talks to the server.
+  await g.__temporal?.stop();
   rmSync(testState().dataDir, { recursive: true, force: true });
 }

@@ -39,7 +39,10 @@ describe('npm start with the UI cached', () => {
     mkdirSync(path.join(build, '_app/immutable'), { recursive: true });
     writeFileSync(path.join(build, 'index.html'), INDEX);
     writeFileSync(path.join(build, '_app/immutable/start.abc.js'), 'export {};');
-    service = await startServiceProcess(serviceEnv(dataDir, { TEMPORAL_UI_PORT: '0' }));
+    const env = serviceEnv(dataDir, { TEMPORAL_UI_PORT: '0' });
+    // The UI is the embedded server's (TEMPORAL_CLI's real server has its own): always embedded.
+    delete env.TEMPORAL_ADDRESS;
+    service = await startServiceProcess(env);
     ui = await eventually(async () => /Temporal UI: (http:\/\/127\.0\.0\.1:\d+)\n/.exec(service.output())?.[1], 10_000, 'the UI address');
   });
 
