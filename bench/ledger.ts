@@ -9,10 +9,11 @@
  * 3. 50 connections debiting ONE wallet that holds 500.00 by 1.00 each: exactly 500 succeed,
  *    the rest answer 409, the balance ends at 0, and the ledger check finds nothing.
  *
- * Knobs: BENCH_SECONDS (8), BENCH_WALLETS (200), BENCH_API_ONLY is not used (one process).
+ * Knobs: BENCH_SECONDS (8), BENCH_WALLETS (200), BENCH_API_ONLY is not used (one process),
+ * BENCH_PROFILE=1 (a CPU profile of the service during the 50-client run, into ./bench-profiles).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createPrismaClient } from '../src/db/client';
@@ -28,7 +29,7 @@ const SECONDS = Number(env.BENCH_SECONDS ?? 8);
 const WALLETS = Number(env.BENCH_WALLETS ?? 200);
 const CLIENTS = [1, 10, 50];
 const log = (line: string) => process.stdout.write(`${line}\n`);
-type Stats = { cpuMicros: number };
+type Stats = { cpuMicros: number; statements?: number };
 
 function pgbench(url: string): Map<number, number> {
   const script = path.join(mkdtempSync(path.join(os.tmpdir(), 'pgbench-')), 'update.sql');
@@ -67,16 +68,25 @@ async function main() {
     for (let i = 0; i < WALLETS; i++) wallets.push(await post(`/accounts/${account.id}/wallets`, {}));
     log(`Service at ${base}; ${WALLETS} wallets`);
 
-    const results: Array<{ clients: number; r: LoadResult; cpu: number }> = [];
+    const results: Array<{ clients: number; r: LoadResult; cpu: number; sql: number }> = [];
     for (const clients of CLIENTS) {
       let n = 0;
       const spec = { name: `POST /journals (${clients})`, url: `${base}/journals`, method: 'POST' as const, connections: clients, seconds: SECONDS, headers,
         next: () => ({ body: JSON.stringify({ wallet_id: wallets[n++ % wallets.length], amount: '1.25', type: 'CREDIT' }) }) };
       await runLoad({ ...spec, seconds: 2 });
+      const profile = env.BENCH_PROFILE === '1' && clients === CLIENTS[CLIENTS.length - 1];
       const before = await service.ask<Stats>({ cmd: 'stats' });
+      if (profile) await service.ask({ cmd: 'profile-start' });
       const r = await runLoad(spec);
+      if (profile) {
+        const file = path.resolve('bench-profiles', `journals_${clients}.cpuprofile`);
+        mkdirSync(path.dirname(file), { recursive: true });
+        await service.ask({ cmd: 'profile-stop', file });
+        log(`  CPU profile: ${file} (summary: npx tsx bench/profile-summary.ts ${path.relative(process.cwd(), file)})`);
+      }
       const after = await service.ask<Stats>({ cmd: 'stats' });
-      results.push({ clients, r, cpu: (after.cpuMicros - before.cpuMicros) / 1000 / Math.max(1, r.requests) });
+      const per = (a: number, b: number) => (a - b) / Math.max(1, r.requests);
+      results.push({ clients, r, cpu: per(after.cpuMicros, before.cpuMicros) / 1000, sql: per(after.statements ?? 0, before.statements ?? 0) });
     }
 
     const hammered = await post(`/accounts/${account.id}/wallets`, {});
@@ -89,15 +99,15 @@ async function main() {
 
     log('');
     log(`PostgreSQL 15, ${os.cpus().length} CPUs shared by pgbench/autocannon, the service and PostgreSQL; ${SECONDS} s per run.`);
-    log('| clients | pgbench TPS | journals/s | ratio | p50 ms | p99 ms | errors + non-2xx | service CPU ms/journal |');
-    log('|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const { clients, r, cpu } of results) {
+    log('| clients | pgbench TPS | journals/s | ratio | p50 ms | p99 ms | errors + non-2xx | SQL/journal | service CPU ms/journal |');
+    log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const { clients, r, cpu, sql } of results) {
       const ratio = r.perSecond / (tps.get(clients) || 1);
-      log(`| ${clients} | ${tps.get(clients)!.toFixed(0)} | ${r.perSecond.toFixed(0)} | ${(ratio * 100).toFixed(0)}% | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors + r.non2xx} | ${cpu.toFixed(2)} |`);
+      log(`| ${clients} | ${tps.get(clients)!.toFixed(0)} | ${r.perSecond.toFixed(0)} | ${(ratio * 100).toFixed(0)}% | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors + r.non2xx} | ${sql.toFixed(1)} | ${cpu.toFixed(2)} |`);
     }
     log('');
     log(`One wallet, 50 connections debiting 1.00 from 500.00 for ${SECONDS} s: ${debits} debits accepted, ${hammer.statusCodes['409'] ?? 0} refused (409), balance ${wallet.balance.toFixed()}, ledger check ${violations.length ? `FAILED: ${JSON.stringify(violations.slice(0, 3))}` : 'holds'}.`);
-    log(`Aim: journals/s >= 50% of pgbench TPS at 50 clients with p99 < 50 ms; zero overspend (${wallet.balance.isNegative() || debits > 500 ? 'OVERSPENT' : 'no overspend'}).`);
+    log(`Aim (issue 23): journals/s >= 25% of pgbench TPS at 50 clients (${(((results.at(-1)?.r.perSecond ?? 0) / (tps.get(50) || 1)) * 100).toFixed(0)}%); zero overspend (${wallet.balance.isNegative() || debits > 500 ? 'OVERSPENT' : 'no overspend'}).`);
   } finally {
     await db.$disconnect();
     await service.stop();

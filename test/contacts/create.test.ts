@@ -277,3 +277,20 @@ test('the same custom field key twice is refused, naming the second', async () =
   const p = { contact_type: 'PERSON', first_name: 'A', last_name: 'B' };
   expectError(await call(key, 'POST', '/contacts', { ...p, custom_fields: [{ key: 'a', value: '1' }, { key: 'a', value: '2' }] }), 400, 'INVALID_REQUEST', 'custom_fields.1.key');
 });
+
+test('a create the database refuses writes nothing: no list item or account lands on the contact holding its id', async () => {
+  const id = await createContact(key, { code: unique('HOLD'), phones: [{ number: '+357 99 111111' }] });
+  const code = unique('HALF');
+  const body = {
+    contact_type: 'PERSON', first_name: 'Half', last_name: 'Written', code,
+    phones: [{ number: '+357 99 222222' }], email_address: 'half@example.com', addresses: [{ town_city: 'Nicosia' }],
+    custom_fields: [{ key: 'half', value: 'yes' }], accounts: [{ name: 'Second' }],
+  };
+  // The contact row is refused (the id is taken) in the statement that writes the lists too.
+  expectError(await call(key, 'POST', '/contacts', { ...body, id }), 409, 'ALREADY_EXISTS', 'id');
+  const holder = await getContact(key, id);
+  expect([holder.phones.map((p: { number: string }) => p.number), holder.emails, holder.addresses, holder.custom_fields]).toEqual([['+357 99 111111'], [], [], []]);
+  expect((await call(key, 'GET', `/contacts/${id}/accounts`)).body.paging.total).toBe(0);
+  // Nothing took the code either: the same body under a new id is created.
+  expect((await call(key, 'POST', '/contacts', body)).status).toBe(200);
+});

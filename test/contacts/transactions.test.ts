@@ -36,9 +36,11 @@ afterAll(async () => {
 });
 
 test('create writes the contact, an audit row and REGISTER_CONTACT in one transaction', async () => {
-  const { id } = await db.$transaction((tx) => createContact(tx, actor, { ...person, code: 'TX-1', create_default_account: true }));
+  const { id } = await db.$transaction((tx) => createContact(txSql(tx, organisationId), actor, { ...person, code: 'TX-1', create_default_account: true }));
   const events = await db.outboxEvent.findMany({ where: { organisationId, entityId: id } });
   expect(events).toEqual([expect.objectContaining({ type: 'REGISTER_CONTACT', entityType: 'contact', payload: expect.objectContaining({ contact_id: id, contact_type: 'PERSON' }) })]);
+  // The event's snapshot sees the contact its transaction just wrote, until the dispatcher strips it.
+  if (events[0].dispatchedAt === null) expect(events[0].payload).toMatchObject({ contact: { id, code: 'TX-1', first_name: 'Ada' } });
   const audits = await db.auditEntry.findMany({ where: { organisationId, entityId: id } });
   expect(audits).toEqual([expect.objectContaining({ action: 'CREATE', actorId: 'test-key', requestId: 'req-1' })]);
   // No personal values in the trail: field names only.
@@ -47,7 +49,7 @@ test('create writes the contact, an audit row and REGISTER_CONTACT in one transa
 
 test('a failed create leaves no contact, no audit row and no event', async () => {
   const before = await Promise.all([db.contact.count(mine), db.auditEntry.count(mine), db.outboxEvent.count(mine), db.account.count(mine)]);
-  await expect(db.$transaction((tx) => createContact(tx, actor, { ...person, accounts: [{}, { classification: { code: 'NOPE' } }] }))).rejects.toMatchObject({
+  await expect(db.$transaction((tx) => createContact(txSql(tx, organisationId), actor, { ...person, accounts: [{}, { classification: { code: 'NOPE' } }] }))).rejects.toMatchObject({
     status: 400,
     attribute: 'accounts.1.classification',
   });
@@ -55,8 +57,8 @@ test('a failed create leaves no contact, no audit row and no event', async () =>
 });
 
 test('bulk update: every change carries the call id, one UPDATE_CONTACT event per contact with it; a bad item writes nothing', async () => {
-  const a = await db.$transaction((tx) => createContact(tx, actor, { ...person, code: 'BULK-A' }));
-  const b = await db.$transaction((tx) => createContact(tx, actor, { ...person, code: 'BULK-B' }));
+  const a = await db.$transaction((tx) => createContact(txSql(tx, organisationId), actor, { ...person, code: 'BULK-A' }));
+  const b = await db.$transaction((tx) => createContact(txSql(tx, organisationId), actor, { ...person, code: 'BULK-B' }));
   const items = [
     { contact: { code: 'BULK-A' }, custom_fields: [{ key: 'k', value: '1' }] },
     { contact: { id: b.id }, custom_fields: [{ key: 'k', value: '2' }] },
@@ -88,7 +90,7 @@ test('bulk update: every change carries the call id, one UPDATE_CONTACT event pe
 });
 
 test('a contact without change or activity for 12 months is DORMANT', async () => {
-  const { id } = await db.$transaction((tx) => createContact(tx, actor, { ...person, code: 'SLEEPY' }));
+  const { id } = await db.$transaction((tx) => createContact(txSql(tx, organisationId), actor, { ...person, code: 'SLEEPY' }));
   expect(interactionStatus((await getContact(txSql(db, organisationId), organisationId, id)).contact.lastActivityAt)).toBe('RESTING');
   const longAgo = new Date();
   longAgo.setUTCMonth(longAgo.getUTCMonth() - 13);

@@ -1,5 +1,9 @@
 // Journals, lots, balances and refusals (docs/money.md), over HTTPS; the ledger check after each.
 import type { Db } from '../../src/db/client';
+import { txSql } from '../../src/db/sql';
+import { postJournal } from '../../src/domain/money/ledger/journal';
+import { Money } from '../../src/domain/money';
+import { getSettingsSql } from '../../src/domain/money/settings';
 import { api } from '../support/api';
 import { createTenant, type Tenant } from '../support/tenants';
 import { createId, expectError, keyWith, openDatabase, UNKNOWN_ID } from '../money/helpers';
@@ -175,4 +179,39 @@ test('a journal retried with the same Idempotency-Key is written once and answer
   expectError(await api('POST', '/journals', { key, body: refused, headers: h2 }), 409, 'INSUFFICIENT_BALANCE', 'amount');
   expectError(await api('POST', '/journals', { key, body: refused, headers: h2 }), 409, 'INSUFFICIENT_BALANCE', 'amount');
   expect(await db.walletTransaction.count({ where: { walletId } })).toBe(1);
+});
+
+test('a debit that waited for the wallet\'s lock spends the credit committed meanwhile', async () => {
+  const { contactId, accountId } = await contactWithAccount(key, db);
+  const walletId = await newWallet(key, accountId);
+  const { organisationId } = tenant;
+  let debit: ReturnType<typeof journal> | undefined;
+  await db.$transaction(async (tx) => {
+    // This transaction credits the wallet and holds its lock until it commits.
+    const sql = txSql(tx, organisationId);
+    await postJournal({ sql, actor: { organisationId, actorType: 'system', actorId: 'test' }, settings: () => getSettingsSql(sql) }, { wallet_id: walletId, amount: new Money(5), type: 'CREDIT' });
+    debit = journal(key, { wallet_id: walletId, amount: 5, type: 'DEBIT' });
+    // On PostgreSQL the debit now waits for the lock (the embedded database serialises whole transactions).
+    for (let i = 0; i < 50; i++) {
+      const [{ waiting }] = await tx.$queryRawUnsafe<Array<{ waiting: number }>>('SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted');
+      if (waiting > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+  }, { timeout: 20_000 });
+  // Its lots are read after the lock, so it sees the credit: a read of the lots taken before
+  // the lock was granted would find none and refuse it.
+  expect((await debit!).status).toBe(200);
+  expect((await walletOf(key, contactId, walletId)).balance).toBe(0);
+});
+
+test('concurrent credits and debits on one wallet: no overspend, every accepted journal counted once', async () => {
+  const { contactId, accountId } = await contactWithAccount(key, db);
+  const walletId = await newWallet(key, accountId);
+  const bodies = Array.from({ length: 60 }, (_, i) => ({ wallet_id: walletId, amount: 1, type: i % 2 ? 'DEBIT' : 'CREDIT' }));
+  const results = await Promise.all(bodies.map((body) => journal(key, body)));
+  const accepted = (type: string) => results.filter((r, i) => bodies[i].type === type && r.status === 200).length;
+  expect(results.every((r) => r.status === 200 || (r.status === 409 && r.body.code === 'INSUFFICIENT_BALANCE'))).toBe(true);
+  expect(accepted('CREDIT')).toBe(30);
+  expect((await walletOf(key, contactId, walletId)).balance).toBe(30 - accepted('DEBIT'));
+  expect(await db.walletTransaction.count({ where: { walletId } })).toBe(30 + accepted('DEBIT'));
 });

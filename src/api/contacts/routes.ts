@@ -40,7 +40,9 @@ export function contactRoutes(_deps: AppDeps) {
       description: 'A PERSON or COMPANY with addresses, phones, e-mails, custom fields and accounts. Writes a REGISTER_CONTACT event.',
       body: contactCreateBody, response: idResponse, errors: [409],
       example: CONTACT_EXAMPLE,
-      handler: ({ ctx, body }) => createContact(ctx.db, actorOf(ctx), body),
+      // The pipeline's own pg transaction, as the ledger's writes (docs/money.md "The write path").
+      transaction: 'sql',
+      handler: ({ ctx, body }) => createContact(ctx.sql, actorOf(ctx), body),
     }),
     route({
       method: 'put', path: '/contacts', operationId: 'bulkUpdateContacts', tag: TAG, auth: write,

@@ -14,7 +14,8 @@ import type { AccountCreateInput } from './types';
 
 export async function createAccount(tx: Tx, actor: AuditActor, contactRef: string, input: AccountCreateInput): Promise<{ id: string }> {
   const { organisationId } = actor;
-  await checkCustomFields(txSql(tx, organisationId), 'ACCOUNTS', input.custom_fields);
+  const sql = txSql(tx, organisationId);
+  await checkCustomFields(sql, 'ACCOUNTS', input.custom_fields);
   // The contact's row lock serialises every change of which account is primary (and an
   // anonymisation), so two concurrent first accounts cannot both become primary.
   const contact = await lockContact(tx, organisationId, contactRef);
@@ -37,7 +38,7 @@ export async function createAccount(tx: Tx, actor: AuditActor, contactRef: strin
       id,
       organisationId,
       contactId: contact.id,
-      number: await freeAccountNumber(tx, organisationId),
+      number: await freeAccountNumber(sql),
       name: input.name ?? null,
       isPrimary,
       lifeCycleState: CONTACT_DEFAULTS.accountLifeCycleState,

@@ -2,6 +2,7 @@
 // a billing address of the account's own contact, one primary account per contact, nothing
 // changes on a terminated account.
 import type { Account, Tx } from '../../db/client';
+import { txSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
 import { conflict, invalid, notFound } from '../errors';
 import type { Money } from '../money';
@@ -32,7 +33,7 @@ export async function primaryAddressId(tx: Tx, organisationId: string, contactId
 }
 
 export async function classificationId(tx: Tx, organisationId: string, id: string, attribute = 'classification_id'): Promise<string> {
-  return (await findAccountClassification(tx, organisationId, { id }, attribute)).id;
+  return (await findAccountClassification(txSql(tx, organisationId), { id }, attribute)).id;
 }
 
 /**

@@ -2,54 +2,56 @@
 // The rest of an account's life is src/domain/accounts; the rules here are the ones of
 // creation, shared with POST /contacts/{id}/accounts: exactly one primary per contact, a
 // generated number unique in the organisation, the settings' currency and credit-limit range.
-import type { Tx } from '../../db/client';
+// Everything is checked before the contact's statement writes anything (create.ts).
+import type { OrgSql } from '../../db/sql';
 import { freeAccountNumber } from '../accounts/numbers';
 import { checkCreditLimit } from '../accounts/rules';
 import { invalid } from '../errors';
 import { newId } from '../ids';
-import { getSettings } from '../money/settings';
+import { moneyText } from '../money';
+import { getSettingsSql } from '../money/settings';
 import { findAccountClassification } from '../reference';
 import { CONTACT_DEFAULTS } from './defaults';
 import { checkOnePrimary, primaryFlags } from './normalise';
 import type { AccountInput } from './types';
 
-export interface NewAccountsContext {
-  organisationId: string;
-  contactId: string;
-  /** The contact's primary address: every new account's billing address by default. */
-  billingAddressId: string | null;
+/** An account row as the contact's statement inserts it (jsonb_to_recordset, column names). */
+export interface NewAccountRow {
+  id: string;
+  number: string;
+  name: string | null;
+  is_primary: boolean;
+  life_cycle_state: string;
+  currency_code: string;
+  classification_id: string | null;
+  credit_limit: string | null;
+  credit_rating: string | null;
+  is_tax_exempt: boolean;
 }
 
-/** Creates the accounts of a new contact; returns their ids in input order. */
-export async function createAccounts(tx: Tx, ctx: NewAccountsContext, inputs: AccountInput[]): Promise<string[]> {
+/** The accounts of a new contact, in input order, checked (400 naming the field); nothing is written here. */
+export async function newAccountRows(sql: OrgSql, inputs: AccountInput[]): Promise<NewAccountRow[]> {
   checkOnePrimary(inputs, 'accounts');
   if (!inputs.length) return [];
-  const settings = await getSettings(tx, ctx.organisationId);
+  const settings = await getSettingsSql(sql);
   inputs.forEach((a, i) => checkCreditLimit(settings, a.credit_limit, `accounts.${i}.credit_limit`));
   const primary = primaryFlags(inputs);
-  const ids: string[] = [];
+  const rows: NewAccountRow[] = [];
   for (const [i, a] of inputs.entries()) {
-    const id = newId();
-    await tx.account.create({
-      data: {
-        id,
-        organisationId: ctx.organisationId,
-        contactId: ctx.contactId,
-        number: await freeAccountNumber(tx, ctx.organisationId),
-        name: a.name ?? null,
-        isPrimary: primary[i],
-        lifeCycleState: CONTACT_DEFAULTS.accountLifeCycleState,
-        currencyCode: a.currency_code ?? settings.systemCurrencyCode,
-        classificationId: await classificationId(tx, ctx.organisationId, a, `accounts.${i}`),
-        creditLimit: a.credit_limit ?? null,
-        creditRating: a.credit_rating ?? null,
-        isTaxExempt: a.is_tax_exempt ?? false,
-        billingAddressId: ctx.billingAddressId,
-      },
+    rows.push({
+      id: newId(),
+      number: await freeAccountNumber(sql),
+      name: a.name ?? null,
+      is_primary: primary[i],
+      life_cycle_state: CONTACT_DEFAULTS.accountLifeCycleState,
+      currency_code: a.currency_code ?? settings.systemCurrencyCode,
+      classification_id: await classificationId(sql, a, `accounts.${i}`),
+      credit_limit: a.credit_limit === null || a.credit_limit === undefined ? null : moneyText(a.credit_limit),
+      credit_rating: a.credit_rating ?? null,
+      is_tax_exempt: a.is_tax_exempt ?? false,
     });
-    ids.push(id);
   }
-  return ids;
+  return rows;
 }
 
 /** The account `create_default_account` makes: nothing but system defaults. */
@@ -57,13 +59,11 @@ export function defaultAccount(): AccountInput {
   return { name: CONTACT_DEFAULTS.defaultAccountName, is_primary: true };
 }
 
-async function classificationId(tx: Tx, organisationId: string, a: AccountInput, attribute: string): Promise<string | null> {
+async function classificationId(sql: OrgSql, a: AccountInput, attribute: string): Promise<string | null> {
   if (a.classification_id !== undefined && a.classification !== undefined) {
     throw invalid(`${attribute}.classification`, 'give classification_id or classification, not both');
   }
-  if (a.classification_id !== undefined) {
-    return (await findAccountClassification(tx, organisationId, { id: a.classification_id }, `${attribute}.classification_id`)).id;
-  }
-  if (a.classification !== undefined) return (await findAccountClassification(tx, organisationId, a.classification, `${attribute}.classification`)).id;
+  if (a.classification_id !== undefined) return (await findAccountClassification(sql, { id: a.classification_id }, `${attribute}.classification_id`)).id;
+  if (a.classification !== undefined) return (await findAccountClassification(sql, a.classification, `${attribute}.classification`)).id;
   return null;
 }

@@ -20,7 +20,8 @@ export async function bulkUpdateContacts(tx: Tx, actor: AuditActor, items: BulkU
   const { organisationId } = actor;
   const callActor: AuditActor = { ...actor, callId };
   const seen = new Map<string, number>();
-  await checkCustomFieldLists(txSql(tx, organisationId), 'CONTACTS', items.map((item, i) => [item.custom_fields, `contacts.${i}.custom_fields`] as const));
+  const sql = txSql(tx, organisationId);
+  await checkCustomFieldLists(sql, 'CONTACTS', items.map((item, i) => [item.custom_fields, `contacts.${i}.custom_fields`] as const));
   for (const [i, item] of items.entries()) {
     const at = `contacts.${i}`;
     const refAttribute = item.contact.code !== undefined ? `${at}.contact.code` : `${at}.contact.id`;
@@ -32,7 +33,7 @@ export async function bulkUpdateContacts(tx: Tx, actor: AuditActor, items: BulkU
     seen.set(contact.id, i);
 
     checkUniqueKeys(item.custom_fields, `${at}.custom_fields`);
-    const categoryId = await resolveCategoryId(tx, organisationId, item.category, `${at}.category`);
+    const categoryId = await resolveCategoryId(sql, item.category, `${at}.category`);
     await tx.contact.update({
       where: { id: contact.id },
       data: { lastActivityAt: new Date(), ...(categoryId !== undefined ? { categoryId } : {}) },

@@ -1,14 +1,15 @@
 // Reference data named in a contact body (category, industry, sectors). An unknown reference is
 // a mistake in that field of the body: 400 naming it (lookups in domain/reference).
-import type { Prisma, Tx } from '../../db/client';
+import type { Prisma } from '../../db/client';
+import type { OrgSql } from '../../db/sql';
 import { invalid } from '../errors';
 import { moneyText } from '../money';
 import { findCategory, findIndustry, findIndustrySectors } from '../reference';
 import type { CompanyProfileInput, Ref } from './types';
 
-export async function resolveCategoryId(tx: Tx, organisationId: string, ref: Ref | null | undefined, attribute: string): Promise<string | null | undefined> {
+export async function resolveCategoryId(sql: OrgSql, ref: Ref | null | undefined, attribute: string): Promise<string | null | undefined> {
   if (ref === undefined || ref === null) return ref;
-  return (await findCategory(tx, organisationId, ref, attribute)).id;
+  return (await findCategory(sql, ref, attribute)).id;
 }
 
 export interface ResolvedProfile {
@@ -24,8 +25,7 @@ export interface ResolvedProfile {
  * `current` is the stored profile: on update the supplied keys replace, the others stay.
  */
 export async function resolveCompanyProfile(
-  tx: Tx,
-  organisationId: string,
+  sql: OrgSql,
   input: CompanyProfileInput,
   current: { profile: Prisma.JsonValue | null; industryId: string | null },
 ): Promise<ResolvedProfile> {
@@ -38,12 +38,12 @@ export async function resolveCompanyProfile(
   if (industryRef === null) out.industryId = null;
   else if (industryRef !== undefined) {
     const attribute = industry_id !== undefined ? 'company_profile.industry_id' : 'company_profile.industry';
-    out.industryId = (await findIndustry(tx, organisationId, industryRef, attribute)).id;
+    out.industryId = (await findIndustry(sql, industryRef, attribute)).id;
   }
   if (industry_sectors !== undefined) {
     const refs = industry_sectors.map((s) => (typeof s === 'string' ? { id: s } : s));
     const industryId = out.industryId === undefined ? current.industryId : out.industryId;
-    const sectors = await findIndustrySectors(tx, organisationId, industryId, refs, 'company_profile.industry_sectors');
+    const sectors = await findIndustrySectors(sql, industryId, refs, 'company_profile.industry_sectors');
     out.industrySectorIds = [...new Set(sectors.map((s) => s.id))];
   }
   return out;

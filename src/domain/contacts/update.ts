@@ -24,12 +24,13 @@ export async function updateContact(tx: Tx, actor: AuditActor, idOrCode: string,
   checkOnePrimary(input.phones, 'phones');
   checkOnePrimary(input.emails, 'emails');
   checkUniqueKeys(input.custom_fields, 'custom_fields');
-  await checkCustomFields(txSql(tx, organisationId), 'CONTACTS', input.custom_fields);
+  const sql = txSql(tx, organisationId);
+  await checkCustomFields(sql, 'CONTACTS', input.custom_fields);
 
   const ref = categoryRef(input);
-  const categoryId = await resolveCategoryId(tx, organisationId, ref, input.category_id !== undefined ? 'category_id' : 'category');
+  const categoryId = await resolveCategoryId(sql, ref, input.category_id !== undefined ? 'category_id' : 'category');
   const profile = input.company_profile
-    ? await resolveCompanyProfile(tx, organisationId, input.company_profile, { profile: contact.companyProfile, industryId: contact.industryId })
+    ? await resolveCompanyProfile(sql, input.company_profile, { profile: contact.companyProfile, industryId: contact.industryId })
     : undefined;
 
   const data: Prisma.ContactUncheckedUpdateInput = {

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { productCreateBody, productUpdateBody } from '../../api/products/schemas';
 import type { Prisma, Tx } from '../../db/client';
+import { txSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
 import { notFound } from '../errors';
 import { newId } from '../ids';
@@ -84,6 +85,7 @@ export async function deleteProduct(tx: Tx, actor: AuditActor, id: string): Prom
 
 /** The foreign keys alone would accept another organisation's type or family: checked here. */
 async function checkRefs(tx: Tx, organisationId: string, input: ProductPatch): Promise<void> {
-  if (input.product_type_id) await findProductType(tx, organisationId, { id: input.product_type_id }, 'product_type_id');
-  if (input.product_family_id) await findProductFamily(tx, organisationId, { id: input.product_family_id }, 'product_family_id');
+  const sql = txSql(tx, organisationId);
+  if (input.product_type_id) await findProductType(sql, { id: input.product_type_id }, 'product_type_id');
+  if (input.product_family_id) await findProductFamily(sql, { id: input.product_family_id }, 'product_family_id');
 }

@@ -52,23 +52,27 @@ export interface Catalogue {
   /** Human name for messages: "Contact category not found". */
   label: string;
   table(tx: Tx): CatalogueTable;
+  /** The table's SQL name, for the one-statement reference look-ups (lookups.ts). */
+  tableName: string;
 }
 
-export const contactCategories: Catalogue = { entity: 'contact_category', label: 'Contact category', table: (tx) => tx.contactCategory };
-export const industries: Catalogue = { entity: 'industry', label: 'Industry', table: (tx) => tx.industry };
-export const industrySectors: Catalogue = { entity: 'industry_sector', label: 'Industry sector', table: (tx) => tx.industrySector };
-export const kycProfiles: Catalogue = { entity: 'kyc_profile', label: 'KYC profile', table: (tx) => tx.kycProfile };
+export const contactCategories: Catalogue = { entity: 'contact_category', label: 'Contact category', table: (tx) => tx.contactCategory, tableName: 'contact_categories' };
+export const industries: Catalogue = { entity: 'industry', label: 'Industry', table: (tx) => tx.industry, tableName: 'industries' };
+export const industrySectors: Catalogue = { entity: 'industry_sector', label: 'Industry sector', table: (tx) => tx.industrySector, tableName: 'industry_sectors' };
+export const kycProfiles: Catalogue = { entity: 'kyc_profile', label: 'KYC profile', table: (tx) => tx.kycProfile, tableName: 'kyc_profiles' };
 export const accountClassifications: Catalogue = {
   entity: 'account_classification',
   label: 'Account classification',
   table: (tx) => tx.accountClassification,
+  tableName: 'account_classifications',
 };
-export const productTypes: Catalogue = { entity: 'product_type', label: 'Product type', table: (tx) => tx.productType };
-export const productFamilies: Catalogue = { entity: 'product_family', label: 'Product family', table: (tx) => tx.productFamily };
+export const productTypes: Catalogue = { entity: 'product_type', label: 'Product type', table: (tx) => tx.productType, tableName: 'product_types' };
+export const productFamilies: Catalogue = { entity: 'product_family', label: 'Product family', table: (tx) => tx.productFamily, tableName: 'product_families' };
 export const purchaseClassifications: Catalogue = {
   entity: 'purchase_classification',
   label: 'Purchase classification',
   table: (tx) => tx.purchaseClassification,
+  tableName: 'purchase_classifications',
 };
 
 /** Narrows every query to a parent (a sector's industry); empty for top-level lists. */

@@ -7,6 +7,7 @@ export {
   findKycProfile,
   findProductFamily,
   findProductType,
+  type FoundRef,
   type ReferenceRef,
 } from './lookups';
 export { formatContactName, getNameDisplayFormat, NAME_DISPLAY_FORMATS, type NameDisplayFormat, type NameParts } from './name-display';

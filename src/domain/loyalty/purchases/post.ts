@@ -12,7 +12,8 @@ import { Money, moneyText } from '../../money';
 import { creditWallet } from '../../money/ledger/entries';
 import type { MoneyContext } from '../../money/ledger/journal';
 import { recordMoneyChanges, type MoneyRecord } from '../../money/ledger/record';
-import { lockWallet, type LockedWallet } from '../../money/ledger/wallet';
+import { validLotsJson, type EligibleLot } from '../../money/ledger/lots';
+import type { LockedWallet } from '../../money/ledger/wallet';
 import { issueVoucher, type IssuedVoucher } from '../vouchers/issue';
 import { planAwards, type AwardPlan, type Line } from './awards';
 import { periodYearOf } from '../tiers';
@@ -37,7 +38,7 @@ export interface PostedPurchase {
 export async function postPurchase(money: MoneyContext, input: PurchaseInput, now = nowSeconds()): Promise<PostedPurchase> {
   await checkCustomFields(money.sql, 'PURCHASES', input.custom_fields);
   const performedOn = input.performed_on === undefined ? now : new Date(input.performed_on * 1000);
-  const { buyer, products, offers, settings } = await purchaseContext(money.sql, input, input.products.map((p) => p.product_sku), performedOn);
+  const { buyer, wallet, products, offers, settings } = await purchaseContext(money.sql, input, input.products.map((p) => p.product_sku), performedOn);
   const m: MoneyContext = { ...money, settings: async () => settings };
   const { contactId } = buyer;
   if (buyer.accountState === 'TERMINATED') throw conflict('ACCOUNT_TERMINATED', "The contact's primary account is terminated", 'contact_id');
@@ -52,21 +53,17 @@ export async function postPurchase(money: MoneyContext, input: PurchaseInput, no
   const place = await resolvePlace(m.sql, input);
   const asked = await spendAsked(m, input, buyer, total);
 
-  const wallet = buyer.walletId ? await lockWallet(m.sql, buyer.walletId) : null;
   const id = input.id ?? newId();
-  const number = await insertPurchase(m.sql, { id, input, buyer, place, performedOn, total, net: sum((p) => p.net_amount), tax: sum((p) => p.tax_amount), products, createdBy: m.actor.actorId }, now);
+  const { number, lots } = await insertPurchase(m.sql, { id, input, buyer, place, performedOn, total, net: sum((p) => p.net_amount), tax: sum((p) => p.tax_amount), products, createdBy: m.actor.actorId }, now);
   const base = { contactId, accountId: buyer.accountId, walletId: wallet?.id ?? null, transactionDate: performedOn, createdBy: m.actor.actorId, purchaseId: id };
 
   const lines: Line[] = input.products.map((p) => ({ total: p.total_amount, product: products.get(p.product_sku) }));
-  const spend = wallet ? await spendFromWallet(m, { wallet, lines, performedOn, buyer, place, total, asked, base, now }) : null;
+  const spend = wallet ? await spendFromWallet(m, { wallet, lots, lines, performedOn, buyer, place, total, asked, base, now }) : null;
   const plans = planAwards({ offers, lines, total, spent: spend?.amount ?? new Money(0), ...place, performedOn });
-  const { awards, records } = await creditAwards(m, plans, { purchaseId: id, buyer, wallet, base, now });
-  records.unshift({
+  const awards = await creditAwards(m, plans, { purchaseId: id, buyer, wallet, base, now }, (awarded) => ({
     change: { action: 'CREATE', entityType: 'purchase', entityId: id, changes: { reference_number: input.reference_number, total_amount: moneyText(total) } },
-    event: { type: 'PURCHASE_POSTED', payload: { purchase_id: id, contact_id: contactId, account_id: buyer.accountId, reference_number: input.reference_number, total_amount: moneyText(total), currency_code: buyer.currencyCode, spend_amount: moneyText(spend?.amount ?? new Money(0)), award_amount: moneyText(awards.reduce((s, a) => s.plus(a.amount), new Money(0))) } },
-  });
-  // The purchase and its awards are recorded by one statement.
-  await recordMoneyChanges(m.sql, m.actor, records);
+    event: { type: 'PURCHASE_POSTED', payload: { purchase_id: id, contact_id: contactId, account_id: buyer.accountId, reference_number: input.reference_number, total_amount: moneyText(total), currency_code: buyer.currencyCode, spend_amount: moneyText(spend?.amount ?? new Money(0)), award_amount: moneyText(awarded.reduce((s, a) => s.plus(a.amount), new Money(0))) } },
+  }));
   return { id, number, buyer, place, performedOn, total, spend, awards };
 }
 
@@ -78,31 +75,39 @@ interface AwardTarget {
   now: Date;
 }
 
-/** Each award as a credit of the wallet (and a voucher when the offer issues one), with its audit row and AWARD_CUSTOMER event. */
-async function creditAwards(m: MoneyContext, plans: AwardPlan[], t: AwardTarget): Promise<{ awards: PostedPurchase['awards']; records: MoneyRecord[] }> {
+/**
+ * Each award as a credit of the wallet (and a voucher when the offer issues one), with its audit
+ * row and AWARD_CUSTOMER event; `purchase` is the purchase's own record. The vouchers come
+ * first, so that every record is known when the last credit is written: that statement writes
+ * them all (one statement of their own when no credit is written).
+ */
+async function creditAwards(m: MoneyContext, plans: AwardPlan[], t: AwardTarget, purchase: (awards: PostedPurchase['awards']) => MoneyRecord): Promise<PostedPurchase['awards']> {
   const { purchaseId: id, buyer, wallet, base, now } = t;
   const contactId = buyer.contactId;
-  const awards: PostedPurchase['awards'] = [];
-  const records: MoneyRecord[] = [];
+  const awards: Array<PostedPurchase['awards'][number] & { plan: AwardPlan }> = [];
   for (const plan of plans) {
-    const transactionId = newId();
-    if (wallet) {
-      await creditWallet(
-        m.sql, wallet,
-        { transactionId, cause: 'AWARD', idempotencyKey: `award:${id}:${plan.offer.id}`, amount: plan.amount, spendConditionId: plan.offer.spendConditionId, validTo: plan.validTo },
-        { ...base, id: transactionId, classification: 'AWARD', amount: plan.amount, description: plan.offer.name, spendConditionId: plan.offer.spendConditionId, expirationDate: plan.validTo, rewardOfferId: plan.offer.id },
-      );
-    }
     const voucher = plan.offer.voucherTypeId ? await issueVoucher(m.sql, m.actor, { contactId, voucherTypeId: plan.offer.voucherTypeId, purchaseId: id }, now) : null;
     if (!wallet && !voucher) continue;
-    const amount = wallet ? plan.amount : new Money(0);
-    awards.push({ transactionId, offerId: plan.offer.id, offerName: plan.offer.name, amount, voucher });
-    records.push({
-      change: { action: 'AWARD', entityType: 'wallet_transaction', entityId: transactionId, changes: { purchase_id: id, reward_offer_id: plan.offer.id, amount: moneyText(amount) } },
-      event: { type: 'AWARD_CUSTOMER', payload: { contact_id: contactId, purchase_id: id, transaction_id: wallet ? transactionId : null, reward_offer_id: plan.offer.id, wallet_id: wallet?.id ?? null, amount: moneyText(amount), currency_code: buyer.currencyCode, voucher_id: voucher?.id ?? null } },
-    });
+    awards.push({ transactionId: newId(), offerId: plan.offer.id, offerName: plan.offer.name, amount: wallet ? plan.amount : new Money(0), voucher, plan });
   }
-  return { awards, records };
+  const records: MoneyRecord[] = [purchase(awards), ...awards.map(({ transactionId, offerId, amount, voucher }) => ({
+    change: { action: 'AWARD', entityType: 'wallet_transaction', entityId: transactionId, changes: { purchase_id: id, reward_offer_id: offerId, amount: moneyText(amount) } },
+    event: { type: 'AWARD_CUSTOMER' as const, payload: { contact_id: contactId, purchase_id: id, transaction_id: wallet ? transactionId : null, reward_offer_id: offerId, wallet_id: wallet?.id ?? null, amount: moneyText(amount), currency_code: buyer.currencyCode, voucher_id: voucher?.id ?? null } },
+  }))];
+  const posted = awards.map(({ plan: _plan, ...award }) => award);
+  if (!wallet || !awards.length) {
+    await recordMoneyChanges(m.sql, m.actor, records);
+    return posted;
+  }
+  for (const [i, { transactionId, plan }] of awards.entries()) {
+    await creditWallet(
+      m.sql, wallet,
+      { transactionId, cause: 'AWARD', idempotencyKey: `award:${id}:${plan.offer.id}`, amount: plan.amount, spendConditionId: plan.offer.spendConditionId, validTo: plan.validTo },
+      { ...base, id: transactionId, classification: 'AWARD', amount: plan.amount, description: plan.offer.name, spendConditionId: plan.offer.spendConditionId, expirationDate: plan.validTo, rewardOfferId: plan.offer.id },
+      i === awards.length - 1 ? { actor: m.actor, records } : undefined,
+    );
+  }
+  return posted;
 }
 
 const INSERT = `WITH p AS (
@@ -123,7 +128,7 @@ const INSERT = `WITH p AS (
 ), u AS (
   ${addUnitsStatement({ account: '$5', units: '$13', performedYear: '$27', currentYear: '$28' })}
 )
-SELECT p.number::text AS number, u.* FROM p, u`;
+SELECT p.number::text AS number, u.*, ${validLotsJson({ wallet: '$6', at: '$30' })} AS lots FROM p, u`;
 
 interface NewPurchase {
   id: string;
@@ -140,19 +145,20 @@ interface NewPurchase {
 
 /**
  * The purchase, its lines and its value units in one statement; a reference_number used before
- * is 409 ALREADY_EXISTS (the unique index decides).
+ * is 409 ALREADY_EXISTS (the unique index decides). The statement runs after the wallet's lock
+ * and also answers the wallet's lots valid now, which the spend takes from.
  */
-async function insertPurchase(sql: OrgSql, p: NewPurchase, now: Date): Promise<string> {
+async function insertPurchase(sql: OrgSql, p: NewPurchase, now: Date): Promise<{ number: string; lots: EligibleLot[] }> {
   const lines = p.input.products;
-  const [row] = await sql.rows<UnitsRow & { number: string }>(INSERT, [
+  const [row] = await sql.rows<UnitsRow & { number: string; lots: EligibleLot[] }>(INSERT, [
     p.id, p.input.reference_number, p.buyer.contactId, p.buyer.accountId, p.buyer.walletId, p.place.classificationId, p.input.payment_medium_identifier ?? null,
     p.performedOn, p.buyer.currencyCode, moneyText(p.net), moneyText(p.tax), moneyText(p.total),
     p.place.merchantUnitId, p.place.merchantTapId, p.place.outletUnitId, p.place.outletTapId, p.createdBy,
     lines.map(() => newId()), lines.map((_, i) => i), lines.map((l) => p.products.get(l.product_sku)?.id ?? null), lines.map((l) => l.product_sku),
     lines.map((l) => moneyText(l.net_amount)), lines.map((l) => moneyText(l.tax_amount)), lines.map((l) => moneyText(l.total_amount)),
     lines.map((l) => moneyText(l.quantity ?? new Money(1))), periodYearOf(p.performedOn), periodYearOf(now),
-    p.input.custom_fields ? JSON.stringify(mergeCustomFields(null, p.input.custom_fields)) : null,
+    p.input.custom_fields ? JSON.stringify(mergeCustomFields(null, p.input.custom_fields)) : null, now,
   ]);
   await settleTier(sql, p.buyer.accountId, row);
-  return row.number;
+  return { number: row.number, lots: row.lots };
 }

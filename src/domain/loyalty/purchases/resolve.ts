@@ -7,6 +7,7 @@ import { contactStatementParams } from '../../contacts/read-statement';
 import { invalid, notFound } from '../../errors';
 import { isId, normaliseId } from '../../ids';
 import { SETTINGS_ROW, settingsOf, type Settings, type SettingsRow } from '../../money/settings';
+import { lockedWallet, lockedWalletSelect, type LockedWallet, type LockedWalletRow } from '../../money/ledger/wallet';
 import { OFFERS_OF_ACCOUNT, type Offer } from './awards';
 
 export interface Ref {
@@ -67,6 +68,8 @@ export interface ProductRef {
 
 export interface PurchaseContext {
   buyer: Buyer;
+  /** The buyer's wallet, locked by the context statement itself (null: the account has none). */
+  wallet: LockedWallet | null;
   /** The catalogue's products by SKU; an SKU the catalogue does not know stays unlinked (docs/loyalty.md). */
   products: Map<string, ProductRef>;
   offers: Offer[];
@@ -75,11 +78,12 @@ export interface PurchaseContext {
 }
 
 // The contact (by id or code, as findContactId), its primary account (purchases, awards and
-// tiers belong to it: spec rule 3) with its wallet and reward settings, the purchase's products
-// by SKU and the offers that may award it: one round trip.
+// tiers belong to it: spec rule 3) with its wallet, locked (ledger/wallet.ts), and reward
+// settings, the purchase's products by SKU and the offers that may award it: one round trip.
+// Only the wallet row is read as of the lock; what the lock protects (lots, limit totals) is
+// read by the statements after it.
 const CONTEXT = `SELECT c.id AS "contactId", a.id AS "accountId", a.life_cycle_state AS "accountState", a.currency_code AS "currencyCode",
-  (SELECT w.id FROM wallets w WHERE w.organisation_id = $1 AND w.account_id = a.id AND w.currency_code = a.currency_code
-     AND w.life_cycle_state <> 'CANCELLED' ORDER BY w.created_at, w.id LIMIT 1) AS "walletId",
+  lw.id AS "walletId", CASE WHEN lw.id IS NULL THEN NULL ELSE row_to_json(lw) END AS wallet,
   COALESCE(r.spending_blocked, false) AS "spendingBlocked",
   json_build_object('enabled', COALESCE(r.auto_spend_enabled, false), 'preference', r.auto_spend_preference,
     'minimumBalance', r.auto_spend_minimum_balance::text, 'fromAmount', r.auto_spend_from_amount::text) AS "autoSpend",
@@ -89,21 +93,24 @@ const CONTEXT = `SELECT c.id AS "contactId", a.id AS "accountId", a.life_cycle_s
   (SELECT row_to_json(s) FROM (${SETTINGS_ROW}) s) AS settings
 FROM (SELECT id FROM contacts WHERE organisation_id = $1 AND (id = $2::uuid OR code = $5::text) ORDER BY (id = $2::uuid) DESC NULLS LAST LIMIT 1) c
 LEFT JOIN accounts a ON a.organisation_id = $1 AND a.contact_id = c.id AND a.is_primary
-LEFT JOIN account_rewards r ON r.account_id = a.id AND r.organisation_id = a.organisation_id`;
+LEFT JOIN account_rewards r ON r.account_id = a.id AND r.organisation_id = a.organisation_id
+LEFT JOIN LATERAL (${lockedWalletSelect(`w.account_id = a.id AND w.currency_code = a.currency_code AND w.life_cycle_state <> 'CANCELLED'`, 'ORDER BY w.created_at, w.id LIMIT 1')}) lw ON true`;
 
-type ContextRow = Omit<Buyer, 'accountId'> & { accountId: string | null; products: Array<ProductRef & { sku: string }>; offers: Offer[]; settings: SettingsRow | null };
+type ContextRow = Omit<Buyer, 'accountId'> & {
+  accountId: string | null; wallet: LockedWalletRow | null; products: Array<ProductRef & { sku: string }>; offers: Offer[]; settings: SettingsRow | null;
+};
 
-/** The buyer named by `contact_id` or `cim` with what its purchase needs (one statement, two for a cim). */
+/** The buyer named by `contact_id` or `cim` with what its purchase needs, its wallet locked (one statement, two for a cim). */
 export async function purchaseContext(sql: OrgSql, input: ContactInput, skus: string[], performedOn: Date): Promise<PurchaseContext> {
   assertOneContactRef(input);
   const attribute = input.cim !== undefined ? 'cim' : 'contact_id';
   const [id, code] = input.cim !== undefined ? [await contactByCim(sql, input.cim), null] : contactStatementParams(input.contact_id!);
   const [row] = await sql.rows<ContextRow>(CONTEXT, [id, performedOn, [...new Set(skus)], code]);
   if (!row) throw notFound('Contact', attribute);
-  const { products, offers, accountId, settings, ...rest } = row;
+  const { products, offers, accountId, settings, wallet, ...rest } = row;
   if (accountId === null) throw notFound('Primary account of the contact', attribute);
   const buyer = { ...rest, accountId };
-  return { buyer, offers, settings: settingsOf(settings), products: new Map(products.map((p) => [p.sku, { id: p.id, typeId: p.typeId, familyId: p.familyId }])) };
+  return { buyer, wallet: wallet && lockedWallet(wallet), offers, settings: settingsOf(settings), products: new Map(products.map((p) => [p.sku, { id: p.id, typeId: p.typeId, familyId: p.familyId }])) };
 }
 
 export interface Place {

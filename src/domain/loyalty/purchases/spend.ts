@@ -8,7 +8,7 @@ import { Money, moneyText } from '../../money';
 import { debitWallet } from '../../money/ledger/entries';
 import { assertWritable, type MoneyContext } from '../../money/ledger/journal';
 import { checkLimits } from '../../money/ledger/limits';
-import { take, validLots } from '../../money/ledger/lots';
+import { take, type EligibleLot } from '../../money/ledger/lots';
 import { autoTopupOf } from '../../money/ledger/topup';
 import type { LockedWallet } from '../../money/ledger/wallet';
 import type { Line } from './awards';
@@ -34,6 +34,8 @@ export async function spendAsked(m: MoneyContext, input: PurchaseInput, buyer: B
 
 export interface SpendInput {
   wallet: LockedWallet;
+  /** The wallet's lots valid now (validLotsJson), read after the lock by the purchase's insert. */
+  lots: EligibleLot[];
   lines: Line[];
   performedOn: Date;
   buyer: Buyer;
@@ -54,10 +56,9 @@ export async function spendFromWallet(m: MoneyContext, s: SpendInput): Promise<{
   const auto = buyer.autoSpend;
   const autoMay = auto.enabled && !buyer.spendingBlocked && buyer.accountState === 'ACTIVE' && wallet.lifeCycleState === 'EFFECTIVE';
   if (!asked.gt(0) && !autoMay) return null;
-  const settings = wallet.minimumBalance === null || wallet.limitRules === null ? await m.settings() : null;
-  const minimum = wallet.minimumBalance ?? settings!.defaultWalletMinimumBalance;
+  const minimum = wallet.minimumBalance;
   // Restricted funds count where the purchase meets their condition, up to what it covers.
-  const lots = await validLots(m.sql, wallet.id, s.now);
+  const { lots } = s;
   const restricted = [...new Set(lots.flatMap((l) => (l.spendConditionId ? [l.spendConditionId] : [])))];
   const caps = await conditionCaps(m.sql, restricted, { lines: s.lines, merchantUnitId: s.place.merchantUnitId, outletUnitId: s.place.outletUnitId, performedOn: s.performedOn });
   const spendable = take(lots, new Money(0), caps).available.minus(wallet.uncovered);
@@ -70,7 +71,7 @@ export async function spendFromWallet(m: MoneyContext, s: SpendInput): Promise<{
   const automatic = autoMay ? await autoSpend(m.sql, s, spendable.minus(asked), minimum) : null;
   const amount = asked.plus(automatic?.amount ?? 0);
   if (!amount.gt(0)) return null;
-  await checkLimits(m.sql, wallet.id, wallet.limitRules ?? settings!.limitRules, 'DEBIT', amount, s.now);
+  await checkLimits(m.sql, wallet.id, wallet.limitRules, 'DEBIT', amount, s.now);
   const allocation = take(lots, amount, caps);
   const transactionId = newId();
   await debitWallet(

@@ -1,9 +1,13 @@
 // The three writes every movement of money is made of (docs/money.md): a transaction row, then
 // per book a credit (a new lot) or a debit (consuming lots). Each is one statement; the
-// wallet's cached balance changes in the statement that writes its entry.
+// wallet's cached balance changes in the statement that writes its entry. A movement's last
+// entry statement may also write the movement's audit rows and events (`Recorded`).
 import type { OrgSql } from '../../../db/sql';
+import type { AuditActor } from '../../audit';
+import { recordParams, withRecords } from '../../events/record';
 import { newId } from '../../ids';
 import { Money, moneyText } from '../../money';
+import type { MoneyRecord } from './record';
 import type { LockedWallet } from './wallet';
 
 export type Classification = 'CREDIT' | 'DEBIT' | 'TRANSFER' | 'VOID' | 'EXPIRY' | 'TOPUP' | 'AWARD' | 'SPEND' | 'RETURN';
@@ -51,6 +55,30 @@ function withTransaction(entry: string, used: number): string {
   return entry.replace('WITH e AS (', `WITH t AS (${row}), e AS (`);
 }
 
+/** The audit rows and events an entry statement writes along (src/domain/events/record.ts). */
+export interface Recorded {
+  actor: AuditActor;
+  records: MoneyRecord[];
+}
+
+/** The transaction row's own parameters ($2 on; $1 is the organisation). */
+const TRANSACTION_PARAMS = new Set(INSERT_TRANSACTION.match(/\$\d+/g)).size - 1;
+
+/**
+ * An entry statement (its own parameters ending at $used) with its transaction row and its
+ * records, as asked. The four texts are built once: prepared statements are named by text.
+ */
+function variants(entry: string, used: number): (transaction: boolean, recorded: boolean) => string {
+  const tx = withTransaction(entry, used);
+  const texts = { plain: entry, tx, recorded: withRecords(entry, used), txRecorded: withRecords(tx, used + TRANSACTION_PARAMS) };
+  return (transaction, recorded) => (transaction ? (recorded ? texts.txRecorded : texts.tx) : recorded ? texts.recorded : texts.plain);
+}
+
+/** The parameters after an entry's own: its transaction row's, then its records'. */
+function extraParams(transaction: NewTransaction | undefined, recorded: Recorded | undefined): unknown[] {
+  return [...(transaction ? transactionParams(transaction) : []), ...(recorded ? recordParams(recorded.actor, recorded.records) : [])];
+}
+
 export interface EntryCommon {
   transactionId: string;
   cause: Cause;
@@ -78,17 +106,17 @@ const CREDIT = `WITH e AS (
 UPDATE wallets SET balance = balance + $6::numeric, uncovered = uncovered - $13::numeric, updated_at = now()
 WHERE organisation_id = $1 AND id = $5 AND EXISTS (SELECT 1 FROM l)`;
 
-const CREDIT_WITH_TRANSACTION = withTransaction(CREDIT, 13);
+const CREDIT_TEXT = variants(CREDIT, 13);
 
 /** Credits the locked wallet; returns the entry id. A credit first pays what the wallet owes. */
-export async function creditWallet(sql: OrgSql, wallet: LockedWallet, c: NewCredit, transaction?: NewTransaction): Promise<string> {
+export async function creditWallet(sql: OrgSql, wallet: LockedWallet, c: NewCredit, transaction?: NewTransaction, recorded?: Recorded): Promise<string> {
   const id = newId();
   const covered = Money.min(c.amount, wallet.uncovered);
   const params = [
     id, c.transactionId, wallet.accountId, wallet.id, moneyText(c.amount), c.cause, c.idempotencyKey, c.compensatesEntryId ?? null,
     c.spendConditionId ?? null, c.validFrom ?? null, c.validTo ?? null, moneyText(covered),
   ];
-  await (transaction ? sql.rows(CREDIT_WITH_TRANSACTION, [...params, ...transactionParams(transaction)]) : sql.rows(CREDIT, params));
+  await sql.rows(CREDIT_TEXT(!!transaction, !!recorded), [...params, ...extraParams(transaction, recorded)]);
   wallet.balance = wallet.balance.plus(c.amount);
   wallet.uncovered = wallet.uncovered.minus(covered);
   return id;
@@ -120,16 +148,16 @@ const DEBIT = `WITH e AS (
 UPDATE wallets SET balance = balance - $6::numeric, uncovered = uncovered + $7::numeric, updated_at = now()
 WHERE organisation_id = $1 AND id = $5 AND EXISTS (SELECT 1 FROM e)`;
 
-const DEBIT_WITH_TRANSACTION = withTransaction(DEBIT, 13);
+const DEBIT_TEXT = variants(DEBIT, 13);
 
 /** Debits the locked wallet (with its transaction row when given); returns the entry id. */
-export async function debitWallet(sql: OrgSql, wallet: LockedWallet, d: NewDebit, transaction?: NewTransaction): Promise<string> {
+export async function debitWallet(sql: OrgSql, wallet: LockedWallet, d: NewDebit, transaction?: NewTransaction, recorded?: Recorded): Promise<string> {
   const id = newId();
   const params = [
     id, d.transactionId, wallet.accountId, wallet.id, moneyText(d.amount), moneyText(d.uncovered), d.cause, d.idempotencyKey,
     d.compensatesEntryId ?? null, d.consumptions.map(() => newId()), d.consumptions.map((c) => c.lotEntryId), d.consumptions.map((c) => moneyText(c.amount)),
   ];
-  await (transaction ? sql.rows(DEBIT_WITH_TRANSACTION, [...params, ...transactionParams(transaction)]) : sql.rows(DEBIT, params));
+  await sql.rows(DEBIT_TEXT(!!transaction, !!recorded), [...params, ...extraParams(transaction, recorded)]);
   wallet.balance = wallet.balance.minus(d.amount);
   wallet.uncovered = wallet.uncovered.plus(d.uncovered);
   return id;

@@ -9,7 +9,6 @@ import type { Settings } from '../settings';
 import { creditWallet, debitWallet } from './entries';
 import { checkLimits } from './limits';
 import { allocate } from './lots';
-import { recordMoneyChange } from './record';
 import { autoTopupOf } from './topup';
 import { lockWallet, type LockedWallet } from './wallet';
 import { nowSeconds } from '../../clock';
@@ -29,7 +28,7 @@ export interface JournalInput {
 export interface MoneyContext {
   sql: OrgSql;
   actor: AuditActor;
-  /** Loaded only when a wallet leaves a rule to the organisation. */
+  /** Loaded on demand (the wallet's lock reads the minimum balance and limit rules itself). */
   settings: () => Promise<Settings>;
   /**
    * Starts the top-up workflow of a debit (topup.ts), before the debit commits: a crash after
@@ -50,6 +49,14 @@ export async function postJournal(m: MoneyContext, input: JournalInput, now = no
   const at = input.created_on === undefined ? now : new Date(input.created_on * 1000);
   const base = { id, contactId: wallet.contactId, accountId: wallet.accountId, walletId: wallet.id, amount: input.amount, description: input.description ?? null, spendConditionId: input.spend_condition_id ?? null, transactionDate: at, createdBy: m.actor.actorId };
   const key = `journal:${id}`;
+  // The audit row and the event ride with the entry's statement.
+  const recorded = {
+    actor: m.actor,
+    records: [{
+      change: { action: input.type, entityType: 'wallet_transaction', entityId: id, changes: { wallet_id: wallet.id, amount: moneyText(input.amount) } },
+      event: { type: 'WALLET_TRANSACTION_POSTED' as const, payload: { transaction_id: id, wallet_id: wallet.id, contact_id: wallet.contactId, classification: input.type, amount: moneyText(input.amount), currency_code: wallet.currencyCode } },
+    }],
+  };
   if (input.type === 'CREDIT') {
     const validFrom = input.valid_from === undefined ? null : new Date(input.valid_from * 1000);
     const validTo = input.valid_to === undefined ? null : new Date(input.valid_to * 1000);
@@ -58,15 +65,15 @@ export async function postJournal(m: MoneyContext, input: JournalInput, now = no
       m.sql, wallet,
       { transactionId: id, cause: 'JOURNAL', idempotencyKey: key, amount: input.amount, spendConditionId: input.spend_condition_id, validFrom, validTo },
       { ...base, classification: 'CREDIT', expirationDate: validTo },
+      recorded,
     );
   } else {
     if (input.valid_from !== undefined || input.valid_to !== undefined) {
       throw invalid(input.valid_from !== undefined ? 'valid_from' : 'valid_to', 'Only a credit has a validity window');
     }
-    const settings = wallet.minimumBalance === null || wallet.limitRules === null ? await m.settings() : null;
-    await checkLimits(m.sql, wallet.id, wallet.limitRules ?? settings!.limitRules, 'DEBIT', input.amount, now);
+    await checkLimits(m.sql, wallet.id, wallet.limitRules, 'DEBIT', input.amount, now);
     const allocation = await allocate(m.sql, wallet.id, input.amount, input.spend_condition_id ?? null, now);
-    const minimum = wallet.minimumBalance ?? settings!.defaultWalletMinimumBalance;
+    const minimum = wallet.minimumBalance;
     // What this debit may spend: the lots it is allowed to take, less what the wallet already owes.
     const after = allocation.available.minus(wallet.uncovered).minus(input.amount);
     if (after.lt(minimum) && !input.allow_negative_balance) {
@@ -76,15 +83,11 @@ export async function postJournal(m: MoneyContext, input: JournalInput, now = no
       m.sql, wallet,
       { transactionId: id, cause: 'JOURNAL', idempotencyKey: key, amount: input.amount, consumptions: allocation.consumptions, uncovered: allocation.shortfall },
       { ...base, classification: 'DEBIT' },
+      recorded,
     );
     const topup = autoTopupOf(wallet.autoTopup);
     if (topup && m.startTopup && wallet.balance.lt(topup.threshold)) await m.startTopup(id, wallet.currencyCode, wallet.id);
   }
-  await recordMoneyChange(
-    m.sql, m.actor,
-    { action: input.type, entityType: 'wallet_transaction', entityId: id, changes: { wallet_id: wallet.id, amount: moneyText(input.amount) } },
-    { type: 'WALLET_TRANSACTION_POSTED', payload: { transaction_id: id, wallet_id: wallet.id, contact_id: wallet.contactId, classification: input.type, amount: moneyText(input.amount), currency_code: wallet.currencyCode } },
-  );
   return { id };
 }
 

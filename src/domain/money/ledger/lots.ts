@@ -8,12 +8,28 @@ import type { OrgSql } from '../../../db/sql';
 import { Money } from '../../money';
 import type { Consumption } from './entries';
 
-// $4: the spend conditions whose lots count besides unrestricted ones; NULL: every condition.
+// The order a debit takes lots in.
+const ORDER = '(spend_condition_id IS NULL), valid_to ASC NULLS LAST, created_at, entry_id';
+
+/** Lots of the wallet valid at the time; the parameters are named so a larger statement can read them along. */
+const eligibleWhere = (p: { wallet: string; at: string }) => `organisation_id = $1 AND wallet_id = ${p.wallet}::uuid AND remaining > 0
+  AND (valid_from IS NULL OR valid_from <= ${p.at}::timestamptz) AND (valid_to IS NULL OR valid_to > ${p.at}::timestamptz)`;
+
+// $4: the spend conditions whose lots count besides unrestricted ones.
 const ELIGIBLE = `SELECT entry_id AS id, remaining::text AS remaining, spend_condition_id AS "spendConditionId" FROM lots
-WHERE organisation_id = $1 AND wallet_id = $2::uuid AND remaining > 0
-  AND (valid_from IS NULL OR valid_from <= $3) AND (valid_to IS NULL OR valid_to > $3)
-  AND (spend_condition_id IS NULL OR $4::uuid[] IS NULL OR spend_condition_id = ANY($4::uuid[]))
-ORDER BY (spend_condition_id IS NULL), valid_to ASC NULLS LAST, created_at, entry_id`;
+WHERE ${eligibleWhere({ wallet: '$2', at: '$3' })}
+  AND (spend_condition_id IS NULL OR spend_condition_id = ANY($4::uuid[]))
+ORDER BY ${ORDER}`;
+
+/**
+ * Every lot valid at `at`, restricted or not, in the order a debit takes them, as a JSON
+ * expression (EligibleLot[]) for a statement that runs after the wallet's lock and reads them
+ * along (a purchase's insert: loyalty/purchases/post.ts).
+ */
+export function validLotsJson(p: { wallet: string; at: string }): string {
+  return `COALESCE((SELECT json_agg(json_build_object('id', entry_id, 'remaining', remaining::text, 'spendConditionId', spend_condition_id) ORDER BY ${ORDER})
+  FROM lots WHERE ${eligibleWhere(p)}), '[]'::json)`;
+}
 
 export interface Allocation {
   consumptions: Consumption[];
@@ -32,11 +48,6 @@ export interface EligibleLot {
 /** The lots a debit at `at` may take from, in the order it takes them. */
 export function eligibleLots(sql: OrgSql, walletId: string, spendConditionId: string | null, at: Date): Promise<EligibleLot[]> {
   return sql.rows<EligibleLot>(ELIGIBLE, [walletId, at, spendConditionId === null ? [] : [spendConditionId]]);
-}
-
-/** Every lot valid at `at`, restricted or not, in the order a debit takes them. */
-export function validLots(sql: OrgSql, walletId: string, at: Date): Promise<EligibleLot[]> {
-  return sql.rows<EligibleLot>(ELIGIBLE, [walletId, at, null]);
 }
 
 export async function allocate(sql: OrgSql, walletId: string, amount: Money, spendConditionId: string | null, at: Date): Promise<Allocation> {
