@@ -169,6 +169,28 @@ describe('Temporal UI in a browser', () => {
     await shot('terminated');
   });
 
+  it("lists the schedules, opens one with its upcoming and recent runs, and pauses it", async () => {
+    const schedule = await client.schedule.create({
+      scheduleId: 'e2e-schedule',
+      spec: { intervals: [{ every: '1h' }] },
+      action: { type: 'startWorkflow', workflowType: 'greetWorkflow', args: ['schedule'], taskQueue: TASK_QUEUE, workflowId: 'e2e-scheduled' },
+    });
+    await schedule.trigger();
+    for (let i = 0; i < 100 && !(await schedule.describe()).info.recentActions.length; i++) await sleep(100);
+    await page.goto(`${ui.url}/namespaces/default/schedules`);
+    await page.getByText('1 Schedule', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'e2e-schedule', exact: true }).click();
+    await page.waitForURL('**/schedules/e2e-schedule');
+    await page.getByText('Upcoming Runs', { exact: true }).waitFor();
+    await page.getByRole('link', { name: /^e2e-scheduled-\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/ }).waitFor();
+    await shot('schedule');
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.getByRole('textbox').last().fill('paused by the e2e test');
+    await page.locator('dialog[open]').getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Unpause', exact: true }).waitFor();
+    expect((await schedule.describe()).state).toMatchObject({ paused: true, note: 'paused by the e2e test' });
+  });
+
   it('talked to no host but the UI server, and every API call it made was answered', () => {
     expect([...hosts]).toEqual(['127.0.0.1']);
     expect(failedCalls).toEqual([]);

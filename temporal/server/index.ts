@@ -4,8 +4,10 @@
  * HTTP API (what the Temporal Web UI reads) on another, calling the same handlers. With `dataDir` every
  * accepted change is fsynced before it is acknowledged; without it, state lives in memory.
  */
+import * as path from 'path';
 import * as grpc from '@grpc/grpc-js';
 import { Store } from './store/log';
+import { Segments } from './store/segments';
 import { Namespaces } from './namespaces';
 import { Engine, Logger, Tx } from './engine/engine';
 import type { RunState } from './engine/state';
@@ -19,6 +21,8 @@ import { readHandlers } from './grpc/read';
 import { operatorHandlers } from './grpc/operator';
 import { snapshotRecords } from './store/snapshot';
 import { startHttpApi, HttpApi } from './http/server';
+import { Schedules } from './schedules/scheduler';
+import { scheduleHandlers } from './grpc/schedules';
 
 export interface TemporalServerOptions {
   host?: string;
@@ -42,9 +46,12 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
   const log: Logger = opts.logger ?? (() => undefined);
   const host = opts.host ?? '127.0.0.1';
   let engine: Engine | undefined;
-  const { store, loaded } = Store.open<RunState>(opts.dataDir, () => snapshotRecords(engine!));
+  let schedules: Schedules | undefined;
+  const { store, loaded } = Store.open<RunState>(opts.dataDir, () => snapshotRecords(engine!, schedules));
   const namespaces = new Namespaces(loaded.namespaces);
-  engine = new Engine(store, namespaces, log);
+  // Closed runs live on disk, in segments next to the log (store/segments.ts).
+  const segments = opts.dataDir ? new Segments(path.join(opts.dataDir, 'closed'), loaded.closed.map((c) => c.at)) : undefined;
+  engine = new Engine(store, namespaces, log, segments);
   engine.deadlines.handle({ ...workflowDeadlines(engine), ...activityDeadlines(engine) });
   const def = namespaces.ensureDefault();
   if (def) {
@@ -52,9 +59,14 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
     tx.ns.push(def);
     await engine.commit(tx);
   }
-  recover(engine, loaded.runs);
+  recover(engine, loaded);
+  schedules = new Schedules(engine, loaded.schedules);
+  schedules.start();
   const e0 = engine;
-  const purge = setInterval(() => void e0.purgeExpired().catch((err) => log('error', 'retention purge failed', { error: String(err) })), 10 * 60_000);
+  const sweep = (): void => void e0.purgeExpired().catch((err) => log('error', 'retention purge failed', { error: String(err) }));
+  // A server that was down past a retention period deletes at once, not at its first sweep.
+  sweep();
+  const purge = setInterval(sweep, 10 * 60_000);
   purge.unref();
 
   const server = new grpc.Server({
@@ -62,8 +74,9 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
     'grpc.max_send_message_length': 128 * 1024 * 1024,
   });
   // One set of handlers, served over gRPC and (optionally) HTTP.
+  const read = readHandlers(engine);
   const services: Services = {
-    [WORKFLOW_SERVICE]: { ...workflowHandlers(engine), ...workerHandlers(engine), ...readHandlers(engine) },
+    [WORKFLOW_SERVICE]: { ...workflowHandlers(engine), ...workerHandlers(engine), ...read, ...scheduleHandlers(engine, schedules, read.CountWorkflowExecutions) },
     [OPERATOR_SERVICE]: operatorHandlers(engine),
   };
   addServices(server, services, log);
@@ -82,7 +95,14 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
     throw e;
   }
   const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-  log('info', 'temporal server listening', { address, httpAddress: httpApi?.address ?? null, dataDir: opts.dataDir ?? null, runs: loaded.runs.length });
+  log('info', 'temporal server listening', {
+    address,
+    httpAddress: httpApi?.address ?? null,
+    dataDir: opts.dataDir ?? null,
+    runs: loaded.runs.length,
+    closedOnDisk: loaded.closed.length,
+    schedules: loaded.schedules.length,
+  });
   let closing: Promise<void> | undefined;
   const e = engine;
   return {

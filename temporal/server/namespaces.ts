@@ -1,7 +1,7 @@
 /** Namespace registry. `default` always exists; registrations are persisted like any change. */
 import { randomUUID } from 'crypto';
 import type { NamespaceRecord } from './store/log';
-import { alreadyExists, invalidArgument, notFound } from './engine/errors';
+import { alreadyExists, invalidArgument, namespaceNotFound } from './engine/errors';
 import { api, msDur } from './proto';
 
 export class Namespaces {
@@ -35,8 +35,20 @@ export class Namespaces {
 
   get(name: string | null | undefined): NamespaceRecord {
     const n = this.byName.get(name || '');
-    if (!n) throw notFound(`Namespace ${name || '(empty)'} is not found.`);
+    if (!n) throw namespaceNotFound(name ?? '');
     return n;
+  }
+
+  /**
+   * Registers custom search attributes; a name already registered keeps its type (as a Temporal
+   * server with SQL visibility does). Returns the record to persist, or undefined if nothing changed.
+   */
+  addSearchAttributes(name: string, attrs: Record<string, string>): NamespaceRecord | undefined {
+    const n = this.get(name);
+    const known = (n.searchAttributes ??= {});
+    const added = Object.entries(attrs).filter(([k]) => !(k in known));
+    for (const [k, type] of added) known[k] = type;
+    return added.length ? n : undefined;
   }
 
   all(): NamespaceRecord[] {

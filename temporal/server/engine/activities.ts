@@ -9,6 +9,7 @@ import { Engine, Tx, ActTask, encodeToken, retrySpec, retryPolicyOf, backoff, Ta
 import { ActivityState, Run } from './state';
 import type { DeadlineHandlers } from './deadlines';
 import { notFound } from './errors';
+import { mergePriority } from './transfers';
 
 type PollActResponse = api.workflowservice.v1.IPollActivityTaskQueueResponse;
 const TT = enums.TimeoutType;
@@ -64,7 +65,9 @@ export function scheduleActivity(
     hb,
     retry,
   };
-  tx.after.push(() => engine.enqueueActivity(run, sid, 1));
+  // An activity the worker asked to run eagerly goes back in the completion response, not to
+  // pollers (workflow-tasks.ts queues it only if it could not be handed over).
+  if (!a.requestEagerExecution) tx.after.push(() => engine.enqueueActivity(run, sid, 1));
 }
 
 export function cancelActivity(engine: Engine, tx: Tx, run: Run, sid: number, completedId: number, identity: string): void {
@@ -114,6 +117,7 @@ export function dispatchActivity(engine: Engine, t: ActTask, identity: string): 
     startToCloseTimeout: msDur(a.stc) ?? { seconds: L(0), nanos: 0 },
     heartbeatTimeout: msDur(a.hb) ?? { seconds: L(0), nanos: 0 },
     retryPolicy: retryPolicyOf(a.retry),
+    priority: mergePriority(run.firstEvent()?.workflowExecutionStartedEventAttributes?.priority, scheduled.priority),
   };
 }
 

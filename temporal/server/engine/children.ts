@@ -36,7 +36,7 @@ export function resumeFamily(engine: Engine, run: Run): void {
     }
   }
   const p = run.s.parent;
-  const parent = p ? engine.runs.get(engine.key(p.ns, p.runId)) : undefined;
+  const parent = p ? engine.find(p.ns, p.workflowId, p.runId) : undefined;
   if (p && parent && !parent.running && p.policy !== undefined) {
     applyParentClosePolicy(engine, parent, [{ iid: p.iid, ns: run.ns, workflowId: run.s.workflowId, type: run.s.type, policy: p.policy }]);
   }

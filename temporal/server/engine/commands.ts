@@ -5,6 +5,7 @@
  */
 import { api, durMs, enums, ICommand, msDur } from '../proto';
 import { Engine, Tx, encodeFields } from './engine';
+import { typedSearchAttributes } from './search-attributes';
 import { Run } from './state';
 import { scheduleActivity, cancelActivity } from './activities';
 import { applyProtocolMessage } from './updates';
@@ -93,6 +94,8 @@ export function applyCommands(
 ): void {
   for (const c of commands) {
     if (!run.running) return; // nothing after a closing command
+    // The command's first event (e.g. TimerStarted) carries its user metadata, as in Temporal.
+    const eventId = run.s.next;
     switch (c.commandType) {
       case C.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK:
         scheduleActivity(engine, tx, run, c.scheduleActivityTaskCommandAttributes!, completedId);
@@ -125,7 +128,7 @@ export function applyCommands(
         break;
       }
       case C.COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES: {
-        const sa = c.upsertWorkflowSearchAttributesCommandAttributes?.searchAttributes;
+        const sa = typedSearchAttributes(engine, run.ns, c.upsertWorkflowSearchAttributesCommandAttributes?.searchAttributes);
         mergeFields(run.s.sa, encodeFields(sa?.indexedFields));
         engine.add(tx, run, 'UpsertWorkflowSearchAttributes', { searchAttributes: sa, workflowTaskCompletedEventId: completedId });
         break;
@@ -179,6 +182,7 @@ export function applyCommands(
         cancelExternal(engine, tx, run, c.requestCancelExternalWorkflowExecutionCommandAttributes!, completedId);
         break;
     }
+    if (run.s.next > eventId) engine.annotate(run, eventId, { userMetadata: c.userMetadata, eventGroupMarkers: c.eventGroupMarkers });
   }
 }
 
@@ -233,6 +237,7 @@ function continueAsNew(
     execDeadline: run.s.execDeadline,
     wftTimeoutMs,
     retry: a.retryPolicy ?? started.retryPolicy,
+    priority: started.priority,
     startDelayMs: durMs(a.backoffStartInterval),
     ...inheritedFamily(run),
     continuedFrom: run.s.runId,
@@ -255,7 +260,7 @@ function continueAsNew(
     initiator: a.initiator,
     header: a.header,
     memo: a.memo,
-    searchAttributes: a.searchAttributes,
+    searchAttributes: typedSearchAttributes(engine, run.ns, a.searchAttributes),
   });
 }
 
@@ -284,7 +289,8 @@ function startChild(
     cronSchedule: a.cronSchedule,
     header: a.header,
     memo: a.memo,
-    searchAttributes: a.searchAttributes,
+    searchAttributes: typedSearchAttributes(engine, ns, a.searchAttributes),
+    priority: a.priority,
   });
   const policy = a.parentClosePolicy || enums.ParentClosePolicy.PARENT_CLOSE_POLICY_TERMINATE;
   run.s.children[iid] = { iid, ns, workflowId: a.workflowId ?? '', type: a.workflowType?.name ?? '', policy };

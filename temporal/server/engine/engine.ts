@@ -5,13 +5,15 @@
  * modules in engine/ are functions over this class (starts.ts, children.ts, deadlines.ts, ...).
  */
 import { Store, LogRecord, RunRecord } from '../store/log';
+import type { Location, Segments } from '../store/segments';
 import { Namespaces } from '../namespaces';
 import { Matching } from '../tasks/matching';
 import { TimerHeap } from '../tasks/timers';
 import { Pollers } from '../tasks/pollers';
-import { api, decodeEvent, encodeEvent, IHistoryEvent, IPayloads, enums, msDur, num, ts, L } from '../proto';
+import { api, decodeEvent, encodeEvent, HistoryEventType, IHistoryEvent, IPayloads, enums, msDur, num, ts, L } from '../proto';
 import { attrsOf, makeEvent } from '../history/events';
 import { Run, RunState, RunStatus } from './state';
+import { ClosedRun, ClosedRuns, summarise } from './closed';
 import { dispatchQueries, answerQuery } from './queries';
 import { closeUpdates } from './updates';
 import { Deadlines } from './deadlines';
@@ -49,10 +51,32 @@ export class Tx {
 
 export const HISTORY_LONG_POLL_MS = 20_000;
 
+/** Closed runs read back from disk kept in memory for the calls that follow (a history's pages, a query's answer). */
+const LOADED_RUNS = 64;
+
+/** Fields of a history event beside its attributes that commands and starts carry. */
+export type EventFields = Pick<IHistoryEvent, 'userMetadata' | 'eventGroupMarkers'>;
+
+function definedOnly(f: EventFields): EventFields {
+  const out: EventFields = {};
+  if (f.userMetadata) out.userMetadata = f.userMetadata;
+  if (f.eventGroupMarkers?.length) out.eventGroupMarkers = f.eventGroupMarkers;
+  return out;
+}
+
+function encodedSize(e: IHistoryEvent): number {
+  return HistoryEventType.encode(e).finish().length;
+}
+
 export class Engine {
+  /** Open runs, and closed ones until their record is on disk (then only `closedRuns` has them). */
   readonly runs = new Map<string, Run>();
-  /** Latest run per workflow id: `${ns}/${workflowId}`. */
-  readonly current = new Map<string, Run>();
+  /** Closed runs on disk (with a data directory): what stays in memory of each. */
+  readonly closedRuns = new ClosedRuns();
+  /** Latest run per namespace and workflow id when it is in memory (else: the newest closed run on disk). */
+  private readonly latest = new Map<string, Map<string, Run>>();
+  /** Closed runs read back from disk lately, least recently used first. */
+  private readonly loaded = new Map<string, Run>();
   readonly wfMatching = new Matching<WfTask, PollWftResponse>(60_000);
   readonly actMatching = new Matching<ActTask, PollActResponse>(60_000);
   readonly wfPollers = new Pollers<WorkerCapabilities>();
@@ -65,6 +89,8 @@ export class Engine {
     readonly store: Store<RunState>,
     readonly namespaces: Namespaces,
     readonly log: Logger,
+    /** Where closed runs go (store/segments.ts); without it (in-memory mode) they stay in memory. */
+    readonly segments?: Segments,
   ) {}
 
   // ---------------------------------------------------------------- transactions
@@ -73,7 +99,9 @@ export class Engine {
   async commit(tx: Tx): Promise<void> {
     const recs: LogRecord<RunState>[] = [...tx.ns];
     const durable = this.store.durable;
+    const superseded: Location[] = [];
     for (const run of tx.runs) {
+      if (run.onDisk) superseded.push(this.reopen(run));
       if (durable) {
         const rec: RunRecord<RunState> = {
           k: 'run',
@@ -92,7 +120,9 @@ export class Engine {
     }
     // The record is serialised synchronously inside append, so later mutations cannot leak in.
     await this.store.append(recs);
-    for (const run of tx.runs) if (!run.running) tx.after.push(() => run.pack());
+    // The run's whole record is in the log now: its older copy on disk is not needed.
+    for (const at of superseded) this.segments?.release(at);
+    for (const run of tx.runs) if (!run.running) tx.after.push(() => this.retire(run));
     for (const f of tx.after) {
       try {
         f();
@@ -120,17 +150,33 @@ export class Engine {
 
   // ---------------------------------------------------------------- history
 
-  /** Appends an event to the history (or buffers it while a workflow task is in flight). */
-  add(tx: Tx, run: Run, name: string, attrs: object): number {
+  /**
+   * Appends an event to the history. `fields` are the event's own fields beside its attributes
+   * (`userMetadata`, `eventGroupMarkers`).
+   */
+  add(tx: Tx, run: Run, name: string, attrs: object, fields?: EventFields): number {
     const e = makeEvent(name, attrs);
+    if (fields) Object.assign(e, definedOnly(fields));
     return this.append(tx, run, e);
+  }
+
+  /** Sets event-level fields on an event already in the history (a command's metadata). */
+  annotate(run: Run, eventId: number, fields: EventFields): void {
+    const e = run.events[eventId - 1];
+    const set = definedOnly(fields);
+    if (!e || Object.keys(set).length === 0) return;
+    const before = encodedSize(e);
+    Object.assign(e, set);
+    run.s.historyBytes += encodedSize(e) - before;
   }
 
   private append(tx: Tx, run: Run, e: IHistoryEvent): number {
     e.eventId = L(run.s.next++);
     this.fixStartedRef(run, e);
     run.push(e);
-    run.s.historyBytes += 100;
+    // Measured as Temporal does (the encoded events): the SDK's historySize and continue-as-new
+    // suggestions depend on it.
+    run.s.historyBytes += encodedSize(e);
     tx.runs.add(run);
     return num(e.eventId);
   }
@@ -210,12 +256,16 @@ export class Engine {
       return;
     }
     this.wfMatching.add(this.queueKey(run.ns, sticky.queue), { ...task, sticky: true });
-    // Sticky schedule-to-start: if that worker does not take it in time, any worker may.
-    this.timers.at(Date.now() + sticky.timeoutMs, () => {
-      if (run.s.wft?.sid !== w.sid || run.inflight || !run.running) return;
-      run.sticky = undefined;
-      this.wfMatching.add(this.queueKey(run.ns, run.s.taskQueue), task);
-    });
+    // Sticky schedule-to-start: if that worker does not take it in time, any worker may. Looked
+    // up by key when due, so the timer does not keep a run that closed meanwhile in memory.
+    this.timers.at(Date.now() + sticky.timeoutMs, () => this.unstick(task));
+  }
+
+  private unstick(task: WfTask): void {
+    const run = this.runs.get(task.key);
+    if (!run || run.s.wft?.sid !== task.sid || run.inflight || !run.running) return;
+    run.sticky = undefined;
+    this.wfMatching.add(this.queueKey(run.ns, run.s.taskQueue), task);
   }
 
   /** A worker is gone: its sticky tasks go back to the normal queue. */
@@ -241,15 +291,133 @@ export class Engine {
 
   getRun(ns: string, workflowId: string | null | undefined, runId?: string | null): Run {
     if (!workflowId) throw invalidArgument('WorkflowId is not set on request.');
-    const run = runId ? this.runs.get(this.key(ns, runId)) : this.current.get(`${ns}/${workflowId}`);
+    const run = runId ? this.find(ns, workflowId, runId) : this.currentRun(ns, workflowId);
     if (!run || run.s.workflowId !== workflowId) {
       throw notFound(`workflow execution not found for workflow ID "${workflowId}" and run ID "${runId ?? ''}"`);
     }
     return run;
   }
 
+  /** The latest run of a workflow id (read back from disk when it is a closed run there). */
   currentRun(ns: string, workflowId: string): Run | undefined {
-    return this.current.get(`${ns}/${workflowId}`);
+    const r = this.latest.get(ns)?.get(workflowId);
+    if (r) return r;
+    const c = this.closedRuns.current(ns, workflowId);
+    return c && this.readBack(c, true);
+  }
+
+  /** The run in memory that is the latest of its workflow id (a new run, or one recovered at startup). */
+  setCurrent(run: Run): void {
+    let m = this.latest.get(run.ns);
+    if (!m) this.latest.set(run.ns, (m = new Map()));
+    m.set(run.s.workflowId, run);
+  }
+
+  /** The latest run of a workflow id if it is in memory (a closed one on disk is not read back). */
+  currentInMemory(ns: string, workflowId: string): Run | undefined {
+    return this.latest.get(ns)?.get(workflowId);
+  }
+
+  private dropCurrent(run: Run): void {
+    const m = this.latest.get(run.ns);
+    if (m?.get(run.s.workflowId) === run) m.delete(run.s.workflowId);
+  }
+
+  /**
+   * A run by id: open or closing runs are in memory; a closed run on disk is read back (and kept
+   * among the recently loaded ones unless `keep` is false, as for a page of a list).
+   */
+  find(ns: string, workflowId: string, runId: string, keep = true): Run | undefined {
+    const run = this.inMemory(this.key(ns, runId));
+    if (run) return run.s.workflowId === workflowId ? run : undefined;
+    const c = this.closedRuns.get(ns, workflowId, runId);
+    return c && this.readBack(c, keep);
+  }
+
+  /** A closed run on disk as a Run: its record read from its segment (or the copy read lately). */
+  private readBack(c: ClosedRun, keep: boolean): Run | undefined {
+    const key = this.key(c.ns, c.runId);
+    const loaded = this.loaded.get(key);
+    if (loaded) {
+      this.keepLoaded(key, loaded);
+      return loaded;
+    }
+    if (!this.segments) return undefined;
+    const rec = JSON.parse(this.segments.read(c.at)) as { s: RunState; ev: string[] };
+    const copy = new Run(c.ns, rec.s);
+    copy.load(rec.ev);
+    copy.onDisk = c;
+    if (keep) this.keepLoaded(key, copy);
+    return copy;
+  }
+
+  /** A run in memory by key (open, closing, or a closed one loaded back): what task tokens name. */
+  inMemory(key: string): Run | undefined {
+    return this.runs.get(key) ?? this.loaded.get(key);
+  }
+
+  /** Keeps a closed run read back from disk; the least recently used go, unless a caller still waits on them. */
+  private keepLoaded(key: string, run: Run): void {
+    this.loaded.delete(key);
+    this.loaded.set(key, run);
+    if (this.loaded.size <= LOADED_RUNS) return;
+    for (const [k, r] of this.loaded) {
+      if (this.loaded.size <= LOADED_RUNS) break;
+      if (!busy(r)) this.loaded.delete(k);
+    }
+  }
+
+  // ---------------------------------------------------------------- closed runs to disk
+
+  /**
+   * A closed run (its close is in the log) goes to disk: its whole record is appended to a
+   * segment, then only its index entry stays in memory and the log gets its location. A run that
+   * changes after that comes back into memory (reopen) and goes again after the change.
+   */
+  retire(run: Run): void {
+    if (!this.segments) return run.pack();
+    if (this.closed) return; // shutting down: the log has the run whole, the next start moves it
+    const key = this.key(run.ns, run.s.runId);
+    const v = summarise(run);
+    const text = JSON.stringify({ ns: run.ns, runId: run.s.runId, s: run.s, ev: run.encodedEvents() });
+    run.retiring++;
+    this.segments.append(text).then(
+      (at) => {
+        run.retiring--;
+        // Deleted by retention meanwhile, or a newer copy is on its way: this one is not needed.
+        if (this.runs.get(key) !== run || run.retiring > 0 || run.running) return this.segments!.release(at);
+        const c = this.closedRuns.entry(run.ns, run.s.runId, v, at);
+        this.closedRuns.set(c);
+        this.store.append([c.record()]).catch((e) => this.log('warn', 'closed run location not logged (the log still has the run)', { error: String(e) }));
+        this.runs.delete(key);
+        // The newest closed run of its workflow id is found in the index from now on.
+        this.dropCurrent(run);
+        run.onDisk = c;
+        // Whoever still holds the object (a query, a history poll) keeps it alive; findable by key too.
+        if (busy(run)) this.keepLoaded(key, run);
+      },
+      (e) => {
+        run.retiring--;
+        this.log('error', 'closed run not written to disk; it stays in memory', { runId: run.s.runId, error: String(e) });
+      },
+    );
+  }
+
+  /**
+   * A closed run on disk changes again (a copy read back, committed): it is in memory until it
+   * goes back to disk, and is written whole to the log. Returns the location it replaces.
+   */
+  private reopen(run: Run): Location {
+    const c = run.onDisk!;
+    const key = this.key(run.ns, run.s.runId);
+    run.onDisk = undefined;
+    run.flushed = 0;
+    this.closedRuns.delete(c);
+    this.loaded.delete(key);
+    this.runs.set(key, run);
+    const newest = this.closedRuns.current(run.ns, run.s.workflowId);
+    if (!this.currentInMemory(run.ns, run.s.workflowId) && (!newest || newest.startTime <= run.s.startTime)) this.setCurrent(run);
+    return c.at;
   }
 
   // ---------------------------------------------------------------- closing
@@ -305,24 +473,33 @@ export class Engine {
     );
   }
 
-  /** Drops closed runs older than their namespace's retention period. */
+  /** Drops closed runs older than their namespace's retention period, from memory and from disk. */
   purgeExpired(now = Date.now()): Promise<void> {
     const tx = new Tx();
-    for (const [key, run] of this.runs) {
-      if (run.running || !run.s.closeTime) continue;
-      let days = 1;
+    const retentionDays = (ns: string): number => {
       try {
-        days = this.namespaces.get(run.ns).retentionDays;
+        return this.namespaces.get(ns).retentionDays;
       } catch {
-        /* namespace gone: default retention */
+        return 1; // namespace gone: default retention
       }
-      if (run.s.closeTime + days * 86400_000 > now) continue;
+    };
+    const expired = (ns: string, closeTime: number): boolean => closeTime + retentionDays(ns) * 86400_000 <= now;
+    for (const [key, run] of this.runs) {
+      if (run.running || !run.s.closeTime || !expired(run.ns, run.s.closeTime)) continue;
       this.runs.delete(key);
-      const curKey = `${run.ns}/${run.s.workflowId}`;
-      if (this.current.get(curKey) === run) this.current.delete(curKey);
+      this.dropCurrent(run);
       tx.ns.push({ k: 'del', ns: run.ns, runId: run.s.runId });
     }
-    return tx.ns.length ? this.commit(tx) : Promise.resolve();
+    const released: Location[] = [];
+    for (const c of this.closedRuns.closedBefore((ns) => now - retentionDays(ns) * 86400_000)) {
+      this.closedRuns.delete(c);
+      this.loaded.delete(this.key(c.ns, c.runId));
+      tx.ns.push({ k: 'del', ns: c.ns, runId: c.runId });
+      released.push(c.at);
+    }
+    if (!tx.ns.length) return Promise.resolve();
+    // Their records on disk go once the deletions are in the log (a crash before that keeps them).
+    return this.commit(tx).then(() => released.forEach((at) => this.segments?.release(at)));
   }
 
   async shutdown(): Promise<void> {
@@ -330,11 +507,13 @@ export class Engine {
     this.timers.stop();
     this.wfMatching.drain();
     this.actMatching.drain();
-    for (const run of this.runs.values()) {
+    for (const run of [...this.runs.values(), ...this.loaded.values()]) {
       this.wakeHistory(run);
       closeUpdates(run);
       for (const q of [...run.queries]) answerQuery(run, q.id, { error: 'server shutting down' });
     }
+    // Records under way to disk first: their locations go into the log before it closes.
+    await this.segments?.close();
     await this.store.close();
   }
 
@@ -343,3 +522,7 @@ export class Engine {
   }
 }
 
+/** Someone still waits on the run object: a query, an update or a history long poll. */
+function busy(run: Run): boolean {
+  return run.queries.length > 0 || run.updates.size > 0 || run.historyWaiters.length > 0;
+}

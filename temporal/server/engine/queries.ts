@@ -8,7 +8,7 @@ import { api, enums, IPayloads, L, ts } from '../proto';
 import type { Engine } from './engine';
 import { encodeToken } from './tokens';
 import type { PendingQuery, Run } from './state';
-import { EngineError } from './errors';
+import { EngineError, workflowNotReady } from './errors';
 
 type PollWftResponse = api.workflowservice.v1.IPollWorkflowTaskQueueResponse;
 export type QueryAnswer = { result?: IPayloads | null; error?: string };
@@ -18,6 +18,9 @@ export function dispatchQueries(engine: Engine, run: Run): void {
     if (q.dispatched) continue;
     if (run.inflight) return;
     if (run.running && run.s.wft) return; // attached to that task when it is dispatched
+    // Before the first workflow task completes a worker has no workflow to ask: the query waits
+    // for that task (as in Temporal).
+    if (run.running && run.s.lastStartedId === 0) return;
     q.dispatched = true;
     engine.wfMatching.add(
       engine.queueKey(run.ns, run.s.taskQueue),
@@ -62,7 +65,30 @@ export function requeueQueries(run: Run, sid: number): void {
   for (const q of run.queries) if (q.attachedTo === sid) q.dispatched = false;
 }
 
-export function addQuery(engine: Engine, run: Run, q: Omit<PendingQuery, 'dispatched' | 'resolve' | 'id'>, timeoutMs: number): Promise<QueryAnswer> {
+/**
+ * Temporal's answers to a query no worker could take yet: the run closed before any workflow
+ * task completed, or its first task (after a start delay) is not due before the caller gives up.
+ */
+function notReady(run: Run, callerWaitMs: number): EngineError | undefined {
+  if (run.s.lastStartedId > 0) return undefined;
+  if (!run.running) return workflowNotReady('Workflow execution closed before WorkflowTaskStarted event');
+  const pending = run.s.wft || run.inflight || run.s.wftRetry;
+  // A caller without a deadline could wait for ever: refused at once, as in Temporal.
+  const due = run.s.firstWftAt ?? 0;
+  if (!pending && (!Number.isFinite(callerWaitMs) || due > Date.now() + callerWaitMs)) return workflowNotReady('Workflow task is not scheduled yet.');
+  return undefined;
+}
+
+/** `callerWaitMs`: how long the caller waits (Infinity without a deadline); `timeoutMs` bounds our wait. */
+export function addQuery(
+  engine: Engine,
+  run: Run,
+  q: Omit<PendingQuery, 'dispatched' | 'resolve' | 'id'>,
+  timeoutMs: number,
+  callerWaitMs = timeoutMs,
+): Promise<QueryAnswer> {
+  const refused = notReady(run, callerWaitMs);
+  if (refused) return Promise.reject(refused);
   return new Promise<QueryAnswer>((resolve, reject) => {
     const id = randomUUID();
     const timer = setTimeout(() => {

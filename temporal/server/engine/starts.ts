@@ -3,10 +3,11 @@
  * the server starts on its own when a run closes (retry policy, cron schedule).
  */
 import { randomUUID } from 'crypto';
-import { enums, IFailure, IHeader, IMemo, IPayloads, IRetryPolicy, ISearchAttributes, msDur, ts } from '../proto';
+import { api, enums, IFailure, IHeader, IMemo, IPayloads, IRetryPolicy, ISearchAttributes, msDur, ts } from '../proto';
 import type { Engine, Tx } from './engine';
 import { Run, RunState } from './state';
 import { encodeFields } from './fields';
+import { typedSearchAttributes } from './search-attributes';
 import { retrySpec, retryPolicyOf, backoff } from './retry';
 import { nextCronTick } from './cron';
 import { alreadyExists, EngineError } from './errors';
@@ -38,6 +39,9 @@ export interface StartParams {
   continuedFailure?: IFailure | null;
   signal?: { name: string; input?: IPayloads | null; header?: IHeader | null };
   cron?: string;
+  /** Summary and details (the SDK's staticSummary/staticDetails), kept on the started event. */
+  userMetadata?: api.sdk.v1.IUserMetadata | null;
+  priority?: api.common.v1.IPriority | null;
 }
 
 const DEFAULT_WFT_TIMEOUT = 10_000;
@@ -85,6 +89,7 @@ function alreadyStarted(cur: Run, requestId: string): EngineError {
 export function startRun(engine: Engine, tx: Tx, ns: string, p: StartParams): Run {
   const now = Date.now();
   if (p.cron && p.startDelayMs === undefined) p = { ...p, startDelayMs: nextCronTick(p.cron, now) - now };
+  const sa = typedSearchAttributes(engine, ns, p.sa);
   const runId = randomUUID();
   const execDeadline = p.execDeadline ?? (p.execTimeoutMs ? now + p.execTimeoutMs : undefined);
   let runTimeoutMs = p.runTimeoutMs;
@@ -117,13 +122,13 @@ export function startRun(engine: Engine, tx: Tx, ns: string, p: StartParams): Ru
     children: {},
     cancelRequested: false,
     buffered: [],
-    sa: encodeFields(p.sa?.indexedFields),
+    sa: encodeFields(sa?.indexedFields),
     memo: encodeFields(p.memo?.fields),
     historyBytes: 0,
   };
   const run = new Run(ns, s);
   engine.runs.set(engine.key(ns, runId), run);
-  engine.current.set(`${ns}/${p.workflowId}`, run);
+  engine.setCurrent(run);
   engine.add(tx, run, 'WorkflowExecutionStarted', {
     workflowType: { name: p.type },
     taskQueue: { name: p.taskQueue, kind: enums.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
@@ -139,7 +144,7 @@ export function startRun(engine: Engine, tx: Tx, ns: string, p: StartParams): Ru
     initiator: p.initiator,
     attempt: s.attempt,
     memo: p.memo,
-    searchAttributes: p.sa,
+    searchAttributes: sa,
     retryPolicy: p.retry ? retryPolicyOf(s.retry!) : undefined,
     workflowExecutionExpirationTime: execDeadline ? ts(execDeadline) : undefined,
     firstWorkflowTaskBackoff: msDur(p.startDelayMs),
@@ -152,7 +157,8 @@ export function startRun(engine: Engine, tx: Tx, ns: string, p: StartParams): Ru
     rootWorkflowExecution: p.root,
     workflowId: p.workflowId,
     cronSchedule: p.cron,
-  });
+    priority: p.priority,
+  }, { userMetadata: p.userMetadata });
   if (p.signal) {
     engine.add(tx, run, 'WorkflowExecutionSignaled', {
       signalName: p.signal.name,
@@ -198,7 +204,7 @@ export function cronNext(
   });
 }
 
-/** A new run of the same workflow with the first run's input (retry and cron both do this). */
+/** A new run of the same workflow with the first run's input and priority (retry and cron both do this). */
 function restartRun(engine: Engine, tx: Tx, run: Run, p: Pick<StartParams, 'initiator'> & Partial<StartParams>): string {
   const started = run.events[0].workflowExecutionStartedEventAttributes!;
   const next = startRun(engine, tx, run.ns, {
@@ -215,6 +221,7 @@ function restartRun(engine: Engine, tx: Tx, run: Run, p: Pick<StartParams, 'init
     execTimeoutMs: run.s.execTimeoutMs,
     wftTimeoutMs: run.s.wftTimeoutMs,
     retry: started.retryPolicy,
+    priority: started.priority,
     ...inheritedFamily(run),
     continuedFrom: run.s.runId,
     firstRunId: run.s.firstRunId,

@@ -6,6 +6,7 @@
  */
 import { decodeEvent, encodeEvent, type IHistoryEvent } from '../proto';
 import type { TimerHandle } from '../tasks/timers';
+import type { ClosedRun } from './closed';
 
 export type RunStatus = 'Running' | 'Completed' | 'Failed' | 'Canceled' | 'Terminated' | 'ContinuedAsNew' | 'TimedOut';
 
@@ -149,6 +150,10 @@ export class Run {
   private packed?: string[];
   /** Number of events already handed to the store. */
   flushed = 0;
+  /** Set when this object is (a copy of) a closed run on disk: a change brings it back into memory. */
+  onDisk?: ClosedRun;
+  /** Copies of this closed run being written to disk. */
+  retiring = 0;
   inflight?: InflightWft;
   started = new Map<number, StartedActivity>();
   deadlines = new Map<string, { at: number; handle: TimerHandle }>();
@@ -176,6 +181,12 @@ export class Run {
 
   get length(): number {
     return this.packed ? this.packed.length : this.list.length;
+  }
+
+  /** The started event (decoding only that one for a closed run). */
+  firstEvent(): IHistoryEvent | undefined {
+    if (this.packed) return this.packed.length ? decodeEvent(this.packed[0]) : undefined;
+    return this.list[0];
   }
 
   lastEvent(): IHistoryEvent | undefined {

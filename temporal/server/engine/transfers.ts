@@ -23,7 +23,7 @@ export function runTransfer(engine: Engine, run: Run, iid: number): void {
     const e = run.events[iid - 1];
     const completed = run.events[Number(attrsCompletedId(e)) - 1];
     const identity = completed?.workflowTaskCompletedEventAttributes?.identity ?? 'server';
-    if (e?.startChildWorkflowExecutionInitiatedEventAttributes) startChild(engine, tx, run, iid, e.startChildWorkflowExecutionInitiatedEventAttributes, identity);
+    if (e?.startChildWorkflowExecutionInitiatedEventAttributes) startChild(engine, tx, run, iid, e, identity);
     else if (e?.signalExternalWorkflowExecutionInitiatedEventAttributes) signal(engine, tx, run, iid, e.signalExternalWorkflowExecutionInitiatedEventAttributes, identity);
     else if (e?.requestCancelExternalWorkflowExecutionInitiatedEventAttributes) cancel(engine, tx, run, iid, e.requestCancelExternalWorkflowExecutionInitiatedEventAttributes, identity);
   });
@@ -42,9 +42,10 @@ function startChild(
   tx: Tx,
   run: Run,
   iid: number,
-  a: api.history.v1.IStartChildWorkflowExecutionInitiatedEventAttributes,
+  initiated: api.history.v1.IHistoryEvent,
   identity: string,
 ): void {
+  const a = initiated.startChildWorkflowExecutionInitiatedEventAttributes!;
   if (!run.s.children[iid] || run.s.children[iid].runId) return;
   const ns = a.namespace || run.ns;
   const common = { namespace: ns, workflowId: a.workflowId, workflowType: a.workflowType, initiatedEventId: iid };
@@ -83,6 +84,8 @@ function startChild(
     cron: a.cronSchedule || undefined,
     parent: { ns: run.ns, workflowId: run.s.workflowId, runId: run.s.runId, iid, policy: run.s.children[iid].policy },
     root: run.s.root,
+    userMetadata: initiated.userMetadata,
+    priority: mergePriority(run.firstEvent()?.workflowExecutionStartedEventAttributes?.priority, a.priority),
   });
   run.s.children[iid].runId = child.s.runId;
   engine.notify(tx, run, 'ChildWorkflowExecutionStarted', {
@@ -92,6 +95,17 @@ function startChild(
     workflowType: a.workflowType,
     header: a.header,
   });
+}
+
+/** The child's priority: each field it sets, else the parent's (Temporal's priorities.Merge). */
+export function mergePriority(base: api.common.v1.IPriority | null | undefined, override: api.common.v1.IPriority | null | undefined): api.common.v1.IPriority | undefined {
+  if (!base) return override ?? undefined;
+  if (!override) return base;
+  return {
+    priorityKey: override.priorityKey || base.priorityKey,
+    fairnessKey: override.fairnessKey || base.fairnessKey,
+    fairnessWeight: override.fairnessWeight || base.fairnessWeight,
+  };
 }
 
 function signal(

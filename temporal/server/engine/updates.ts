@@ -28,6 +28,13 @@ export interface PendingUpdate {
 
 const TYPE = 'type.googleapis.com/temporal.api.update.v1.';
 
+/** The outcome Temporal gives an accepted update whose workflow closed before it completed. */
+const COMPLETED_BEFORE_UPDATE: IFailure = {
+  message: 'Workflow Update failed because the Workflow completed before the Update completed.',
+  source: 'Server',
+  applicationFailureInfo: { type: 'AcceptedUpdateCompletedWorkflow', nonRetryable: true },
+};
+
 function wake(u: PendingUpdate): void {
   const ws = u.waiters;
   u.waiters = [];
@@ -69,7 +76,8 @@ export async function updateWorkflow(
       waiters: [],
     };
     run.updates.set(id, u);
-    await engine.run((tx) => engine.ensureWft(tx, run));
+    // An update ends a start delay: its workflow task goes out now (as in Temporal).
+    await engine.run((tx) => engine.ensureWft(tx, run, true));
   }
   return { ...(await waitFor(run, id, waitStage, timeoutMs, () => engine.isClosed)), id };
 }
@@ -87,10 +95,13 @@ export async function waitFor(
     const u = run.updates.get(id);
     const state = u ?? fromHistory(run, id);
     if (!state) throw notFound(`update ${id} not found`);
-    if (state.stage >= want) return { stage: state.stage, outcome: state.outcome };
-    if (!run.running && (!u || u.stage < Stage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED)) {
-      throw notFound('workflow execution already completed');
+    if (!run.running && state.stage < Stage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED) {
+      // The run closed first: an accepted update fails (the caller expects an outcome, not an
+      // error); one never accepted is gone, as in Temporal's update registry.
+      if (state.stage < Stage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED) throw notFound('workflow update was aborted by closing workflow');
+      return { stage: Stage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED, outcome: { failure: COMPLETED_BEFORE_UPDATE } };
     }
+    if (state.stage >= want) return { stage: state.stage, outcome: state.outcome };
     const left = end - Date.now();
     if (left <= 0 || !u || stopped()) return { stage: state.stage, outcome: state.outcome };
     await new Promise<void>((resolve) => {

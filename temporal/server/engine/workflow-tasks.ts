@@ -21,7 +21,8 @@ type FailReq = api.workflowservice.v1.IRespondWorkflowTaskFailedRequest;
 
 /** Turns a queued workflow task into a poll response, or undefined if it is stale. */
 export function dispatchWorkflowTask(engine: Engine, t: WfTask, identity: string): PollWftResponse | undefined {
-  const run = engine.runs.get(t.key);
+  // A query task may name a closed run read back from disk (kept in memory while it is asked).
+  const run = engine.inMemory(t.key);
   if (!run) return undefined;
   if (t.queryId !== undefined) return dispatchLegacyQuery(run, t.queryId);
   const w = run.s.wft;
@@ -119,6 +120,7 @@ export async function completeWorkflowTask(engine: Engine, req: CompleteReq): Pr
       sdkMetadata: req.sdkMetadata,
       meteringMetadata: req.meteringMetadata,
       workerVersion: req.workerVersionStamp,
+      ...deploymentOf(req),
     });
     run.s.lastStartedId = startedId;
     const messages = incomingMessages(tx, run, req.messages ?? []);
@@ -141,6 +143,21 @@ export async function completeWorkflowTask(engine: Engine, req: CompleteReq): Pr
 }
 
 /**
+ * The worker deployment a completion names, recorded as Temporal does: the deployment name
+ * always, the version only for a versioned worker, whose versioning behaviour alone counts.
+ */
+function deploymentOf(req: CompleteReq): object {
+  const opts = req.deploymentOptions;
+  const versioned = opts?.workerVersioningMode === enums.WorkerVersioningMode.WORKER_VERSIONING_MODE_VERSIONED;
+  const version = versioned ? { deploymentName: opts?.deploymentName, buildId: opts?.buildId } : opts ? undefined : { deploymentName: req.deployment?.seriesName, buildId: req.deployment?.buildId };
+  return {
+    workerDeploymentName: opts?.deploymentName || req.deployment?.seriesName || undefined,
+    deploymentVersion: version?.deploymentName && version.buildId ? version : undefined,
+    versioningBehavior: opts && !versioned ? undefined : req.versioningBehavior,
+  };
+}
+
+/**
  * Eager activity execution: activities the worker asked to run itself (it reserved slots for
  * them) are handed back in the completion response, saving a poll round trip.
  */
@@ -151,11 +168,12 @@ function eagerActivities(engine: Engine, run: Run, commands: CompleteReq['comman
     if (c.commandType === enums.CommandType.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK && a?.requestEagerExecution && a.activityId) wanted.add(a.activityId);
   }
   const tasks: api.workflowservice.v1.IPollActivityTaskQueueResponse[] = [];
-  if (wanted.size === 0 || !run.running) return tasks;
+  if (wanted.size === 0) return tasks;
   for (const a of Object.values(run.s.acts)) {
     if (a.sid <= completedId || a.attempt !== 1 || !wanted.has(a.activityId)) continue;
     const t = dispatchActivity(engine, { key: engine.key(run.ns, run.s.runId), sid: a.sid, attempt: 1 }, identity);
     if (t) tasks.push(t);
+    else engine.enqueueActivity(run, a.sid, 1);
   }
   return tasks;
 }

@@ -1,7 +1,7 @@
 /** Errors that map onto a gRPC status; anything else thrown by a handler becomes INTERNAL. */
 import { status } from '@grpc/grpc-js';
 import { api } from '../proto';
-import { EngineError, type AlreadyStarted, type EngineErrorKind } from '../engine/errors';
+import { EngineError, type ErrorDetail, type EngineErrorKind } from '../engine/errors';
 import type { Logger } from '../engine/engine';
 
 export class ServiceError extends Error {
@@ -26,11 +26,12 @@ const CODES: Record<EngineErrorKind, status> = {
   not_found: status.NOT_FOUND,
   already_exists: status.ALREADY_EXISTS,
   deadline_exceeded: status.DEADLINE_EXCEEDED,
+  failed_precondition: status.FAILED_PRECONDITION,
 };
 
 /** The one place engine errors become gRPC errors. */
 export function fromEngineError(e: EngineError): ServiceError {
-  return new ServiceError(CODES[e.kind], e.message, e.alreadyStarted && alreadyStartedDetail(e.alreadyStarted));
+  return new ServiceError(CODES[e.kind], e.message, e.detail && detailOf(e.detail));
 }
 
 /** Whatever a handler threw, as the status both transports answer: unknown failures are INTERNAL. */
@@ -41,9 +42,14 @@ export function toServiceError(e: unknown, method: string, log: Logger): Service
   return new ServiceError(status.INTERNAL, `internal error: ${(e as Error)?.message ?? String(e)}`);
 }
 
-function alreadyStartedDetail(s: AlreadyStarted): ServiceError['detail'] {
-  return {
-    typeName: 'temporal.api.errordetails.v1.WorkflowExecutionAlreadyStartedFailure',
-    value: api.errordetails.v1.WorkflowExecutionAlreadyStartedFailure.encode(s).finish(),
-  };
+/** The errordetails.v1 message a Temporal server attaches for each kind of detail. */
+function detailOf(d: ErrorDetail): ServiceError['detail'] {
+  const details = api.errordetails.v1;
+  if ('alreadyStarted' in d) {
+    return { typeName: 'temporal.api.errordetails.v1.WorkflowExecutionAlreadyStartedFailure', value: details.WorkflowExecutionAlreadyStartedFailure.encode(d.alreadyStarted).finish() };
+  }
+  if ('namespaceNotFound' in d) {
+    return { typeName: 'temporal.api.errordetails.v1.NamespaceNotFoundFailure', value: details.NamespaceNotFoundFailure.encode({ namespace: d.namespaceNotFound }).finish() };
+  }
+  return { typeName: 'temporal.api.errordetails.v1.WorkflowNotReadyFailure', value: details.WorkflowNotReadyFailure.encode({}).finish() };
 }

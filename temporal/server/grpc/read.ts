@@ -3,12 +3,14 @@ import { def, Handler, CallContext } from './service';
 import { api, enums, IHistoryEvent, L, msDur, ts, ws } from '../proto';
 import { Engine, HISTORY_LONG_POLL_MS, decodeFields, retryPolicyOf } from '../engine/engine';
 import { Run } from '../engine/state';
+import type { ClosedRun } from '../engine/closed';
 import { CLOSE_EVENTS } from '../history/events';
 import { invalid } from './errors';
 import { statusEnum } from './workflows';
 import { compileVisibilityQuery, knownSearchAttributes, VisibilityQueryError, type CompiledVisibilityQuery } from '../visibility/query';
 import type { SearchAttributeType, VisibilityRecord } from '../visibility/types';
 import { DEFAULT_RATE_PER_SECOND } from '../tasks/pollers';
+import { customTypes } from '../engine/search-attributes';
 
 const PAGE = 1000;
 
@@ -54,6 +56,23 @@ export function visibilityRecord(run: Run): VisibilityRecord {
   };
 }
 
+/** A closed run on disk, from what stays in memory of it (engine/closed.ts). */
+function closedVisibilityRecord(c: ClosedRun): VisibilityRecord {
+  return {
+    workflowId: c.workflowId,
+    runId: c.runId,
+    workflowType: c.type,
+    status: c.status,
+    startTime: new Date(c.startTime),
+    closeTime: new Date(c.closeTime),
+    executionTime: c.executionTime ? new Date(c.executionTime) : undefined,
+    taskQueue: c.taskQueue,
+    parent: c.parent,
+    root: c.root ?? { workflowId: c.workflowId, runId: c.runId },
+    searchAttributes: c.sa ?? {},
+  };
+}
+
 /** Search attribute payloads are JSON (the SDK's default converter); undecodable ones are skipped. */
 function decodeSearchAttributes(run: Run): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -62,19 +81,6 @@ function decodeSearchAttributes(run: Run): Record<string, unknown> {
       out[k] = JSON.parse(Buffer.from(p.data ?? []).toString('utf8'));
     } catch {
       /* not JSON: not searchable */
-    }
-  }
-  return out;
-}
-
-/** Custom attribute types as declared by the SDK in each payload's `type` metadata. */
-export function customTypes(engine: Engine, ns: string): Record<string, SearchAttributeType> {
-  const out: Record<string, SearchAttributeType> = {};
-  for (const run of engine.runs.values()) {
-    if (run.ns !== ns) continue;
-    for (const [k, p] of Object.entries(decodeFields(run.s.sa))) {
-      const t = p.metadata?.type ? Buffer.from(p.metadata.type).toString('utf8') : undefined;
-      if (t) out[k] = t as SearchAttributeType;
     }
   }
   return out;
@@ -134,6 +140,10 @@ export function readHandlers(engine: Engine): Record<string, Handler> {
       const rec = visibilityRecord(run);
       if (q.matches(rec)) records.push(rec);
     }
+    for (const c of engine.closedRuns.inNamespace(ns)) {
+      const rec = closedVisibilityRecord(c);
+      if (q.matches(rec)) records.push(rec);
+    }
     return { records, q };
   };
 
@@ -150,7 +160,8 @@ export function readHandlers(engine: Engine): Record<string, Handler> {
     const size = r.pageSize && r.pageSize > 0 ? r.pageSize : PAGE;
     const page = all.slice(from, from + size);
     return {
-      executions: page.map((rec) => executionInfo(engine, engine.runs.get(engine.key(ns, rec.runId))!)),
+      // A closed run on disk is read back for its memo and sizes, and not kept.
+      executions: page.map((rec) => executionInfo(engine, engine.find(ns, rec.workflowId, rec.runId, false)!)),
       nextPageToken: from + size < all.length ? pageToken(from + size) : undefined,
     };
   };
@@ -159,14 +170,17 @@ export function readHandlers(engine: Engine): Record<string, Handler> {
     DescribeWorkflowExecution: def<ws.IDescribeWorkflowExecutionRequest>(async (r) => {
       const run = engine.getRun(nsName(r.namespace), r.execution?.workflowId, r.execution?.runId);
       const s = run.s;
+      // Summary, details and priority as the start gave them (Temporal reads the started event too).
+      const started = run.firstEvent();
       return {
         executionConfig: {
           taskQueue: { name: s.taskQueue, kind: enums.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
           workflowExecutionTimeout: msDur(s.execTimeoutMs),
           workflowRunTimeout: msDur(s.runTimeoutMs),
           defaultWorkflowTaskTimeout: msDur(s.wftTimeoutMs),
+          userMetadata: started?.userMetadata,
         },
-        workflowExecutionInfo: executionInfo(engine, run),
+        workflowExecutionInfo: { ...executionInfo(engine, run), priority: started?.workflowExecutionStartedEventAttributes?.priority },
         pendingActivities: Object.values(s.acts).map((a) => {
           const st = run.started.get(a.sid);
           const PA = enums.PendingActivityState;

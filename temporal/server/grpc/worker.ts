@@ -19,10 +19,15 @@ import { DEFAULT_RATE_PER_SECOND } from '../tasks/pollers';
 export function workerHandlers(engine: Engine): Record<string, Handler> {
   const nsName = (n: string | null | undefined): string => engine.namespaces.get(n).name;
 
-  const byToken = (token: Uint8Array | null | undefined): { run: Run; act: ActivityState } => findActivity(engine, decodeToken(token));
+  // As in Temporal, the request's namespace is checked before its task token.
+  const byToken = (r: { namespace?: string | null; taskToken?: Uint8Array | null }): { run: Run; act: ActivityState } => {
+    nsName(r.namespace);
+    return findActivity(engine, decodeToken(r.taskToken));
+  };
   const byId = (r: { namespace?: string | null; workflowId?: string | null; runId?: string | null; activityId?: string | null }) => {
+    const ns = nsName(r.namespace);
     if (!r.workflowId || !r.activityId) throw invalid('WorkflowId and ActivityId are required.');
-    return findActivity(engine, { ns: nsName(r.namespace), workflowId: r.workflowId, runId: r.runId || undefined, activityId: r.activityId });
+    return findActivity(engine, { ns, workflowId: r.workflowId, runId: r.runId || undefined, activityId: r.activityId });
   };
   const settle = async (fn: (tx: Tx) => void): Promise<object> => {
     const tx = new Tx();
@@ -49,17 +54,20 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
     }),
 
     RespondWorkflowTaskCompleted: def<ws.IRespondWorkflowTaskCompletedRequest>(async (r) => {
+      nsName(r.namespace);
       return completeWorkflowTask(engine, r);
     }),
 
     RespondWorkflowTaskFailed: def<ws.IRespondWorkflowTaskFailedRequest>(async (r) => {
+      nsName(r.namespace);
       await failWorkflowTask(engine, r);
       return {};
     }),
 
     RespondQueryTaskCompleted: def<ws.IRespondQueryTaskCompletedRequest>(async (r) => {
+      nsName(r.namespace);
       const t = decodeToken(r.taskToken);
-      const run = engine.runs.get(engine.key(t.ns, t.r));
+      const run = engine.inMemory(engine.key(t.ns, t.r));
       if (t.k !== 'q' || !run || !t.q) throw notFound('query not found');
       const ok = r.completedType === 1; // QUERY_RESULT_TYPE_ANSWERED
       const answered = answerQuery(
@@ -85,7 +93,7 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
     }),
 
     RecordActivityTaskHeartbeat: def<ws.IRecordActivityTaskHeartbeatRequest>(async (r) => {
-      const { run, act } = byToken(r.taskToken);
+      const { run, act } = byToken(r);
       return heartbeat(run, act, r.details);
     }),
 
@@ -95,7 +103,7 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
     }),
 
     RespondActivityTaskCompleted: def<ws.IRespondActivityTaskCompletedRequest>(async (r) => {
-      const { run, act } = byToken(r.taskToken);
+      const { run, act } = byToken(r);
       return settle((tx) => completeActivity(engine, tx, run, act, r.result, r.identity ?? ''));
     }),
 
@@ -105,7 +113,7 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
     }),
 
     RespondActivityTaskFailed: def<ws.IRespondActivityTaskFailedRequest>(async (r) => {
-      const { run, act } = byToken(r.taskToken);
+      const { run, act } = byToken(r);
       if (r.lastHeartbeatDetails) recordHeartbeat(engine, run, act, r.lastHeartbeatDetails);
       await settle((tx) => failActivity(engine, tx, run, act, r.failure ?? { message: 'activity failed' }, r.identity ?? ''));
       return { failures: [] };
@@ -118,7 +126,7 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
     }),
 
     RespondActivityTaskCanceled: def<ws.IRespondActivityTaskCanceledRequest>(async (r) => {
-      const { run, act } = byToken(r.taskToken);
+      const { run, act } = byToken(r);
       return settle((tx) => canceledActivity(engine, tx, run, act, r.details, r.identity ?? ''));
     }),
 

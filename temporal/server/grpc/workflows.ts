@@ -40,6 +40,8 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
       retry: r.retryPolicy,
       startDelayMs: durMs(r.workflowStartDelay),
       cron: r.cronSchedule || undefined,
+      userMetadata: r.userMetadata,
+      priority: r.priority,
     };
   };
 
@@ -54,9 +56,11 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
         upsertMemo: true,
         sdkMetadata: true,
         countGroupByExecutionStatus: true,
-        supportsSchedules: false,
+        supportsSchedules: true,
         eagerWorkflowStart: false,
-        buildIdBasedVersioning: false,
+        // As a Temporal server says: the SDK then sends the worker's build id as a version stamp,
+        // which WorkflowTaskCompleted records.
+        buildIdBasedVersioning: true,
       },
     })),
 
@@ -116,6 +120,8 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
           identity: r.identity,
           header: r.header,
         });
+        // Unlike a plain signal, a signal-with-start ends a start delay (as in Temporal).
+        engine.ensureWft(tx, cur, true);
         await engine.commit(tx);
         return { runId: cur.s.runId, started: false };
       }
@@ -203,7 +209,7 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
         (r.queryRejectCondition === Rej.QUERY_REJECT_CONDITION_NOT_COMPLETED_CLEANLY && !run.running && run.s.status !== 'Completed');
       if (rejected) return { queryRejected: { status: statusEnum(run.s.status) } };
       const timeout = Math.min(ctx.remainingMs(), 60_000);
-      const res = await addQuery(engine, run, { queryType: r.query.queryType, args: r.query.queryArgs, header: r.query.header }, timeout);
+      const res = await addQuery(engine, run, { queryType: r.query.queryType, args: r.query.queryArgs, header: r.query.header }, timeout, ctx.remainingMs());
       if (res.error !== undefined) throw new ServiceError(status.INVALID_ARGUMENT, res.error);
       return { queryResult: res.result ?? { payloads: [] } };
     }),

@@ -12,6 +12,9 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import type { ScheduleState } from '../schedules/state';
+import type { ClosedSummary } from '../engine/closed';
+import type { Location } from './segments';
 
 export interface NamespaceRecord {
   k: 'ns';
@@ -21,6 +24,8 @@ export interface NamespaceRecord {
   ownerEmail: string;
   retentionDays: number;
   data: Record<string, string>;
+  /** Custom search attributes registered through the OperatorService: name → type (e.g. 'Datetime'). */
+  searchAttributes?: Record<string, string>;
 }
 
 export interface RunRecord<S> {
@@ -42,7 +47,28 @@ export interface DeleteRecord {
   runId: string;
 }
 
-export type LogRecord<S> = NamespaceRecord | RunRecord<S> | DeleteRecord;
+/** A schedule's full state after a change (schedules/); `s: null` deletes it. */
+export interface ScheduleRecord {
+  k: 'sched';
+  ns: string;
+  id: string;
+  s: ScheduleState | null;
+}
+
+/**
+ * A closed run whose full record moved to a segment file (store/segments.ts): where it is, and
+ * what the engine keeps of it in memory (engine/closed.ts). Earlier run records of the run no
+ * longer matter; a later one (the run changed again) replaces it.
+ */
+export interface ClosedRecord {
+  k: 'closed';
+  ns: string;
+  runId: string;
+  at: Location;
+  v: ClosedSummary;
+}
+
+export type LogRecord<S> = NamespaceRecord | RunRecord<S> | DeleteRecord | ScheduleRecord | ClosedRecord;
 
 export interface LoadedRun<S> {
   ns: string;
@@ -54,6 +80,9 @@ export interface LoadedRun<S> {
 export interface Loaded<S> {
   namespaces: NamespaceRecord[];
   runs: LoadedRun<S>[];
+  /** Closed runs on disk (segments), by their latest record. */
+  closed: ClosedRecord[];
+  schedules: ScheduleRecord[];
 }
 
 /** Log size that triggers compaction (overridable for tests). */
@@ -86,12 +115,14 @@ export class Store<S> {
     snapshotProvider: () => Iterable<LogRecord<S>>,
   ): { store: Store<S>; loaded: Loaded<S> } {
     const store = new Store<S>(dir, snapshotProvider);
-    const loaded: Loaded<S> = { namespaces: [], runs: [] };
+    const loaded: Loaded<S> = { namespaces: [], runs: [], closed: [], schedules: [] };
     if (!dir) return { store, loaded };
     fs.mkdirSync(dir, { recursive: true });
     store.lock(dir);
     const nsByName = new Map<string, NamespaceRecord>();
     const runs = new Map<string, LoadedRun<S>>();
+    const closed = new Map<string, ClosedRecord>();
+    const schedules = new Map<string, ScheduleRecord>();
     let covered = 0;
     const apply = (rec: LogRecord<S>): void => {
       if (rec.k === 'ns') {
@@ -100,9 +131,22 @@ export class Store<S> {
       }
       if (rec.k === 'del') {
         runs.delete(`${rec.ns}/${rec.runId}`);
+        closed.delete(`${rec.ns}/${rec.runId}`);
+        return;
+      }
+      if (rec.k === 'closed') {
+        runs.delete(`${rec.ns}/${rec.runId}`);
+        closed.set(`${rec.ns}/${rec.runId}`, rec);
+        return;
+      }
+      if (rec.k === 'sched') {
+        if (rec.s) schedules.set(`${rec.ns}/${rec.id}`, rec);
+        else schedules.delete(`${rec.ns}/${rec.id}`);
         return;
       }
       const key = `${rec.ns}/${rec.runId}`;
+      // A run changed after it went to disk: the engine then writes it whole (from event 1).
+      closed.delete(key);
       let run = runs.get(key);
       if (!run) {
         run = { ns: rec.ns, runId: rec.runId, state: rec.s, events: [] };
@@ -139,6 +183,8 @@ export class Store<S> {
     }
     loaded.namespaces = [...nsByName.values()];
     loaded.runs = [...runs.values()];
+    loaded.closed = [...closed.values()];
+    loaded.schedules = [...schedules.values()];
     const logPath = path.join(dir, 'log.jsonl');
     truncateTornTail(logPath);
     store.fd = fs.openSync(logPath, 'a');
@@ -289,7 +335,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function fsyncDir(dir: string): void {
+export function fsyncDir(dir: string): void {
   const fd = fs.openSync(dir, 'r');
   try {
     fs.fsyncSync(fd);
@@ -298,7 +344,7 @@ function fsyncDir(dir: string): void {
   }
 }
 
-function writeAll(fd: number, buf: Buffer): Promise<void> {
+export function writeAll(fd: number, buf: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     const step = (off: number): void => {
       if (off >= buf.length) return resolve();

@@ -20,18 +20,37 @@ export class TimerHeap {
   private handle: NodeJS.Timeout | undefined;
   private armedAt = Infinity;
   private stopped = false;
+  /** Cancelled entries still in the heap. */
+  private cancelled = 0;
 
   at(when: number, fn: () => void): TimerHandle {
     const e: Entry = { at: when, seq: this.seq++, fn, cancelled: false };
     this.push(e);
     this.arm();
-    return { cancel: () => void (e.cancelled = true) };
+    return { cancel: () => this.cancel(e) };
+  }
+
+  /**
+   * A cancelled entry lets go of its callback at once (it holds a run, and a long deadline would
+   * keep a closed run in memory until it was due); the heap drops such entries when they are most
+   * of it.
+   */
+  private cancel(e: Entry): void {
+    if (e.cancelled) return;
+    e.cancelled = true;
+    e.fn = noop;
+    if (++this.cancelled > 1024 && this.cancelled * 2 > this.heap.length) {
+      // A sorted array is a heap.
+      this.heap = this.heap.filter((x) => !x.cancelled).sort((a, b) => a.at - b.at || a.seq - b.seq);
+      this.cancelled = 0;
+    }
   }
 
   stop(): void {
     this.stopped = true;
     if (this.handle) clearTimeout(this.handle);
     this.heap = [];
+    this.cancelled = 0;
   }
 
   private arm(): void {
@@ -52,7 +71,10 @@ export class TimerHeap {
     const now = Date.now();
     while (this.heap.length > 0 && this.heap[0].at <= now) {
       const e = this.pop()!;
-      if (e.cancelled) continue;
+      if (e.cancelled) {
+        this.cancelled--;
+        continue;
+      }
       try {
         e.fn();
       } catch {
@@ -99,3 +121,5 @@ export class TimerHeap {
     return top;
   }
 }
+
+function noop(): void {}

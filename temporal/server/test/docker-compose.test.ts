@@ -144,10 +144,24 @@ describe('temporal/docker-compose.yml', () => {
     expect(env('worker').RUN_WORKER).toBeUndefined();
   });
 
-  test('the api and the worker are both given SECRETS_KEY: the worker opens the secrets the api sealed, and their volumes differ', () => {
-    const raw = (s: string) => String(map(service(s).environment, 'environment').SECRETS_KEY);
-    expect(raw('api')).toMatch(/^\$\{SECRETS_KEY:\?.+\}$/);
-    expect(raw('worker')).toBe(raw('api'));
+  test('the api and the worker must be given the same JWT_SECRET, VOUCHER_SECRET and SECRETS_KEY: their volumes differ', () => {
+    const raw = (s: string, name: string) => String(map(service(s).environment, 'environment')[name]);
+    for (const name of ['JWT_SECRET', 'VOUCHER_SECRET', 'SECRETS_KEY']) {
+      // ${NAME:?...}: compose refuses to start without it, so no process generates one of its own.
+      expect(raw('api', name)).toMatch(new RegExp(`^\\$\\{${name}:\\?.+\\}$`));
+      expect(raw('worker', name)).toBe(raw('api', name));
+    }
+    expect(list(service('api').volumes)).not.toEqual(list(service('worker').volumes));
+  });
+
+  test('the worker gets the api\'s variables, as test/platform/at-scale.test.ts runs them, but for the HTTPS listener and RUN_WORKER', () => {
+    const apiOnly = ['RUN_WORKER', 'PORT', 'TLS_CERT_FILE', 'TLS_KEY_FILE', 'TRUST_PROXY'];
+    const raw = (s: string) => map(service(s).environment, 'environment');
+    const { api, worker } = { api: raw('api'), worker: raw('worker') };
+    expect(Object.keys(worker).sort()).toEqual(Object.keys(api).filter((k) => !apiOnly.includes(k)).sort());
+    for (const k of Object.keys(worker)) expect([k, worker[k]]).toEqual([k, api[k]]);
+    // Documented where operators set it; empty by default (public addresses only).
+    expect(api.OUTBOUND_ALLOW_CIDRS).toBe('${OUTBOUND_ALLOW_CIDRS:-}');
   });
 
   test('Temporal clients point at the temporal service', () => {
@@ -197,8 +211,8 @@ describe('temporal/docker-compose.yml', () => {
     expect(dependsOn(ui)).toContain(temporal);
   });
 
-  test('ports: API on 8443 (its PORT); Temporal, its UI and the mail inbox, which have no login, on loopback only', () => {
-    expect(list(service('api').ports)).toContain('8443:8443');
+  test('ports: API on 8443 (its PORT); every published port on loopback only', () => {
+    expect(list(service('api').ports)).toEqual(['127.0.0.1:8443:8443']);
     expect(env('api').PORT).toBe('8443');
     expect(list(service(ui).ports)).toEqual(['127.0.0.1:8080:8080']);
     expect(list(service(temporal).ports)).toEqual(['127.0.0.1:7233:7233']);

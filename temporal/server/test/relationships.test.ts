@@ -28,6 +28,12 @@ async function expectList(env: Env, query: string, expected: string[]): Promise<
   expect({ query, listed }).toEqual({ query, listed: want });
 }
 
+/** A closed run's record in its segment (store/segments.ts): its state and events. */
+function wholeRun(dir: string, at: { seg: number; off: number; len: number }): { s: unknown; ev: string[] } {
+  const bytes = fs.readFileSync(path.join(dir, 'closed', `${String(at.seg).padStart(6, '0')}.jsonl`)).subarray(at.off, at.off + at.len);
+  return JSON.parse(bytes.toString('utf8'));
+}
+
 const describeRun = (env: Env, { workflowId, runId }: Partial<Execution> & { workflowId: string }) => env.client.workflow.getHandle(workflowId, runId).describe();
 
 describe('a parent with a child with a grandchild', () => {
@@ -126,17 +132,20 @@ describe('roots on disk', () => {
     const kept = await describeRun(env, { workflowId: child });
     expect([kept.rootExecution, kept.parentExecution]).toEqual([rootRun, rootRun]);
 
-    // An older server wrote the same runs without `root`.
+    // An older server wrote the same runs without `root`, and kept closed runs whole in its log.
     await env.restart(() => {
-      for (const file of ['log.jsonl', 'snapshot.jsonl'].map((f) => path.join(env.dataDir!, f)).filter((f) => fs.existsSync(f))) {
+      const dir = env.dataDir!;
+      for (const file of ['log.jsonl', 'snapshot.jsonl'].map((f) => path.join(dir, f)).filter((f) => fs.existsSync(f))) {
         const lines = fs.readFileSync(file, 'utf8').split('\n').map((line) => {
           if (!line) return line;
-          const rec = JSON.parse(line);
+          let rec = JSON.parse(line);
+          if (rec.k === 'closed') rec = { k: 'run', ns: rec.ns, runId: rec.runId, ...wholeRun(dir, rec.at), from: 1, q: rec.q };
           if (rec.s) delete rec.s.root;
           return JSON.stringify(rec);
         });
         fs.writeFileSync(file, lines.join('\n'));
       }
+      fs.rmSync(path.join(dir, 'closed'), { recursive: true, force: true });
     });
     const old = await describeRun(env, { workflowId: child });
     expect([old.rootExecution, old.parentExecution]).toEqual([{ workflowId: child, runId: old.runId }, rootRun]);

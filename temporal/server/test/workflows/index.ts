@@ -329,3 +329,57 @@ export async function family(depth: number, continued = false): Promise<string[]
   if (!continued) await continueAsNew<typeof family>(0, true);
   return [me];
 }
+
+// ---------------------------------------------------------------- conformance-*.test.ts
+
+/** Upserts an untyped Datetime attribute (the server must type it, as Temporal does). */
+export async function upsertDatetime(name: string, iso: string): Promise<void> {
+  upsertSearchAttributes({ [name]: [new Date(iso)] });
+}
+
+export const stuckUpdate = defineUpdate<void>('stuck');
+
+/** Accepts the update, then completes while its handler still waits. */
+export async function completesDuringUpdate(): Promise<string> {
+  let accepted = false;
+  setHandler(stuckUpdate, async () => {
+    accepted = true;
+    await condition(() => false);
+  });
+  await condition(() => accepted);
+  return 'completed';
+}
+
+export const mutateUpdate = defineUpdate<void>('mutate');
+
+/** Returns at once: only an update delivered with the first task changes the result. */
+export async function updateInFirstTask(): Promise<string> {
+  let state = 'initial';
+  setHandler(mutateUpdate, () => void (state = 'mutated by update'));
+  return state;
+}
+
+/** Timer, activity and child, each with a summary the server keeps on its event. */
+export async function withUserMetadata(): Promise<void> {
+  await sleep(10, { summary: 'timer summary' });
+  await proxyActivities<typeof activities>({ startToCloseTimeout: '10s', summary: 'activity summary' }).greet('metadata');
+  await executeChild(hello, {
+    args: ['child'],
+    workflowId: `${workflowInfo().workflowId}-child`,
+    staticSummary: 'child summary',
+    staticDetails: 'child details',
+  });
+}
+
+/** Fails its task unless its priority is the expected one; the first level starts a child with its own. */
+export async function prioritized(expected: number | undefined, child: boolean): Promise<number | undefined> {
+  const { priority } = workflowInfo();
+  if (!priority || priority.priorityKey !== expected) throw new Error(`priority ${priority?.priorityKey}, expected ${expected}`);
+  if (!child) return expected;
+  await proxyActivities<typeof activities>({ startToCloseTimeout: '10s', priority: { priorityKey: 5, fairnessKey: 'activity' } }).greet('priority');
+  return await executeChild(prioritized, {
+    args: [4, false],
+    workflowId: `${workflowInfo().workflowId}-child`,
+    priority: { priorityKey: 4, fairnessKey: 'child', fairnessWeight: 2.5 },
+  });
+}
