@@ -1,11 +1,15 @@
 /**
  * Temporal throughput/latency benchmark: `npm run bench:temporal`.
- * Starts the embedded server in-process (or uses TEMPORAL_ADDRESS) and a worker in this process,
- * then runs N concurrent starters that each execute workflows back to back (start → result).
- * Knobs: BENCH_SECONDS (per scenario, default 5), BENCH_MAX (workflows per scenario, default 3000),
- * BENCH_CONCURRENCY (default "1,10,50"), BENCH_IN_MEMORY=1 (embedded server without a data directory),
- * BENCH_GZIP=1 (the SDK default request compression, off here as for loopback in src/worker.ts),
- * BENCH_WF_THREADS (workflow threads, default min(4, CPUs)), BENCH_MAX_CACHED (sticky cache size).
+ * Runs the same load on the embedded server and on the real development server (`temporal server
+ * start-dev` of TEMPORAL_CLI, or of .venv-temporal as .ci/run installs it) in one run, each as a
+ * process of its own (bench/temporal-servers.ts), and prints them side by side: workflows/s, p99,
+ * the server's CPU per workflow and its RSS. A worker in this process and N concurrent starters
+ * execute workflows back to back (start → result).
+ * Knobs: BENCH_SERVERS (default "embedded,cli"), TEMPORAL_ADDRESS (one external server instead),
+ * BENCH_SECONDS (per scenario, default 5), BENCH_MAX (workflows per scenario, default 3000),
+ * BENCH_CONCURRENCY (default "1,10,50"), BENCH_GZIP=1 (the SDK default request compression, off here
+ * as for loopback in src/worker.ts), BENCH_WF_THREADS (workflow threads, default min(4, CPUs)),
+ * BENCH_MAX_CACHED (sticky cache size).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,7 +17,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { startTemporalServer, type TemporalServer } from '../temporal/server/index';
+import { mb, procStatusBytes } from './rss';
+import { processCpuMs, startCli, startEmbedded, temporalCliBinary, type ServerProcess } from './temporal-servers';
 import type { BenchActivities } from './workflows';
 
 interface Scenario {
@@ -31,9 +36,23 @@ interface Result {
   perSecond: number;
   p50: number;
   p99: number;
-  /** Process CPU (all threads: server, worker, client) per completed workflow: robust to a busy machine. */
-  cpuMsPerWorkflow: number;
+  /** The bench process's CPU (worker and starters) per completed workflow. */
+  clientCpuMs: number;
+  /** The server process's CPU per completed workflow: robust to a busy machine. */
+  serverCpuMs: number;
+  /** The server's RSS after the scenario, bytes. */
+  serverRss?: number;
   firstError?: string;
+}
+
+interface ServerRun {
+  server: string;
+  results: Result[];
+  /** RSS after the warm-up, after the last scenario, and the kernel's peak (VmHWM). */
+  rssWarm?: number;
+  rssEnd?: number;
+  rssPeak?: number;
+  closedRuns: number;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -49,7 +68,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
 }
 
-async function runScenario(client: Client, taskQueue: string, sc: Scenario, starters: number, seconds: number, max: number): Promise<Result> {
+async function runScenario(client: Client, taskQueue: string, serverPid: number | undefined, sc: Scenario, starters: number, seconds: number, max: number): Promise<Result> {
   const latencies: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
@@ -57,6 +76,7 @@ async function runScenario(client: Client, taskQueue: string, sc: Scenario, star
   const deadline = performance.now() + seconds * 1000;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const serverCpu0 = serverPid === undefined ? 0 : processCpuMs(serverPid);
   const starter = async (s: number): Promise<void> => {
     while (performance.now() < deadline && issued < max) {
       const i = issued++;
@@ -77,6 +97,7 @@ async function runScenario(client: Client, taskQueue: string, sc: Scenario, star
   await Promise.all(Array.from({ length: starters }, (_, s) => starter(s)));
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const done = Math.max(1, latencies.length);
   latencies.sort((a, b) => a - b);
   return {
     scenario: sc.name,
@@ -87,50 +108,56 @@ async function runScenario(client: Client, taskQueue: string, sc: Scenario, star
     perSecond: latencies.length / elapsed,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
-    cpuMsPerWorkflow: (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length),
+    clientCpuMs: (cpu.user + cpu.system) / 1000 / done,
+    serverCpuMs: serverPid === undefined ? NaN : (processCpuMs(serverPid) - serverCpu0) / done,
+    serverRss: procStatusBytes(serverPid, 'VmRSS'),
     firstError,
   };
 }
 
-function printTable(results: Result[]): void {
-  const rows = [
-    ['workflow', 'starters', 'completed', 'errors', 'seconds', 'wf/s', 'p50 ms', 'p99 ms', 'CPU ms/wf'],
-    ...results.map((r) => [
-      r.scenario,
-      String(r.starters),
-      String(r.done),
-      String(r.errors),
-      r.seconds.toFixed(1),
-      r.perSecond.toFixed(1),
-      r.p50.toFixed(1),
-      r.p99.toFixed(1),
-      r.cpuMsPerWorkflow.toFixed(1),
-    ]),
-  ];
+function printRows(rows: string[][]): void {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
   for (const [i, row] of rows.entries()) {
     console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
     if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
-  const cores = os.cpus().length;
-  const [load1] = os.loadavg();
-  console.log(`\n${cores} CPUs, load average ${load1.toFixed(1)}: with other work running, wf/s and latency understate the server.`);
-  for (const r of results) if (r.firstError) console.log(`${r.scenario} x${r.starters}: first error: ${r.firstError}`);
 }
 
-async function main(): Promise<void> {
-  // Keep the SDK's core quiet; only the table matters here.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-temporal-'));
-  // A data directory makes the embedded server fsync each change, as it does under `npm start`.
-  const server: TemporalServer | undefined = process.env.TEMPORAL_ADDRESS
-    ? undefined
-    : await startTemporalServer({ host: '127.0.0.1', port: 0, dataDir: process.env.BENCH_IN_MEMORY ? undefined : dataDir });
-  const address = process.env.TEMPORAL_ADDRESS ?? (server as TemporalServer).address;
+const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+
+function printServer(run: ServerRun): void {
+  console.log(`\n${run.server}`);
+  printRows([
+    ['workflow', 'starters', 'completed', 'errors', 'seconds', 'wf/s', 'p50 ms', 'p99 ms', 'server CPU ms/wf', 'bench CPU ms/wf', 'server RSS MB'],
+    ...run.results.map((r) => [
+      r.scenario, String(r.starters), String(r.done), String(r.errors), fixed(r.seconds), fixed(r.perSecond),
+      fixed(r.p50), fixed(r.p99), fixed(r.serverCpuMs, 2), fixed(r.clientCpuMs, 2), mb(r.serverRss),
+    ]),
+  ]);
+  console.log(`server RSS: ${mb(run.rssWarm)} MB after the warm-up, ${mb(run.rssEnd)} MB after ${run.closedRuns} closed runs, peak ${mb(run.rssPeak)} MB`);
+  for (const r of run.results) if (r.firstError) console.log(`${r.scenario} x${r.starters}: first error: ${r.firstError}`);
+}
+
+/** Embedded beside real, scenario by scenario; the ratio is embedded over real throughput. */
+function printSideBySide([embedded, real]: ServerRun[]): void {
+  console.log(`\nside by side (${embedded.server} / ${real.server})`);
+  printRows([
+    ['workflow', 'starters', 'wf/s embedded', 'wf/s real', 'ratio', 'p99 ms embedded', 'p99 ms real', 'server CPU ms/wf embedded', 'real'],
+    ...embedded.results.map((e, i) => {
+      const r = real.results[i];
+      return [e.scenario, String(e.starters), fixed(e.perSecond), fixed(r.perSecond), `${fixed((100 * e.perSecond) / r.perSecond, 0)}%`,
+        fixed(e.p99), fixed(r.p99), fixed(e.serverCpuMs, 2), fixed(r.serverCpuMs, 2)];
+    }),
+    ['server RSS MB (warm / end / peak)', '', `${mb(embedded.rssWarm)} / ${mb(embedded.rssEnd)} / ${mb(embedded.rssPeak)}`,
+      `${mb(real.rssWarm)} / ${mb(real.rssEnd)} / ${mb(real.rssPeak)}`, '', '', '', '', ''],
+  ]);
+}
+
+/** One server: a worker and a client in this process, the warm-up, then every scenario. */
+async function benchServer(name: string, address: string, pid: number | undefined): Promise<ServerRun> {
   const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
   const taskQueue = `bench-${process.pid}-${Date.now()}`;
-  console.log(`Temporal at ${address} (${server ? 'embedded, in-process' : 'external'}), task queue ${taskQueue}`);
-
+  console.log(`${name}: Temporal at ${address}, task queue ${taskQueue}`);
   const activities: BenchActivities = { echo: async (n) => n };
   const nativeConnection = await NativeConnection.connect({ address, ...(process.env.BENCH_GZIP ? {} : { grpcCompression: { codec: 'none' } }) });
   const worker = await Worker.create({
@@ -147,27 +174,58 @@ async function main(): Promise<void> {
   const running = worker.run();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace });
+  const run: ServerRun = { server: name, results: [], closedRuns: 0 };
   try {
     // Warm-up: JIT, workflow bundle load, gRPC channels.
-    for (const sc of SCENARIOS) await runScenario(client, taskQueue, sc, 5, 2, 50);
-    const results: Result[] = [];
+    for (const sc of SCENARIOS) run.closedRuns += (await runScenario(client, taskQueue, pid, sc, 5, 2, 50)).done;
+    run.rssWarm = procStatusBytes(pid, 'VmRSS');
     for (const sc of SCENARIOS) {
       for (const starters of CONCURRENCY) {
-        const r = await runScenario(client, taskQueue, sc, starters, SECONDS, MAX);
-        console.log(`  ${sc.name} x${starters}: ${r.perSecond.toFixed(1)} wf/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms`);
-        results.push(r);
+        const r = await runScenario(client, taskQueue, pid, sc, starters, SECONDS, MAX);
+        console.log(`  ${sc.name} x${starters}: ${fixed(r.perSecond)} wf/s, p50 ${fixed(r.p50)} ms, p99 ${fixed(r.p99)} ms, server ${fixed(r.serverCpuMs, 2)} ms CPU/wf`);
+        run.results.push(r);
+        run.closedRuns += r.done;
       }
     }
-    console.log('');
-    printTable(results);
+    run.rssEnd = procStatusBytes(pid, 'VmRSS');
+    run.rssPeak = procStatusBytes(pid, 'VmHWM');
+    return run;
   } finally {
     worker.shutdown();
     await running;
     await connection.close();
     await nativeConnection.close();
-    await server?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function main(): Promise<void> {
+  // Keep the SDK's core quiet; only the tables matter here.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const runs: ServerRun[] = [];
+  if (process.env.TEMPORAL_ADDRESS) {
+    runs.push(await benchServer('external', process.env.TEMPORAL_ADDRESS, undefined));
+  } else {
+    const wanted = (process.env.BENCH_SERVERS ?? 'embedded,cli').split(',');
+    const cli = temporalCliBinary();
+    if (wanted.includes('cli') && !cli) console.log('skipping the real server: no TEMPORAL_CLI and no .venv-temporal (docs/temporal.md)');
+    const starts: [string, (dir: string) => Promise<ServerProcess>][] = [];
+    if (wanted.includes('embedded')) starts.push(['embedded', startEmbedded]);
+    if (wanted.includes('cli') && cli) starts.push(['cli', (dir) => startCli(cli, dir)]);
+    for (const [, start] of starts) {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-temporal-'));
+      const server = await start(dataDir);
+      try {
+        runs.push(await benchServer(server.name, server.address, server.pid));
+      } finally {
+        await server.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  }
+  for (const run of runs) printServer(run);
+  if (runs.length === 2) printSideBySide(runs);
+  const [load1] = os.loadavg();
+  console.log(`\n${os.cpus().length} CPUs, load average ${load1.toFixed(1)}: with other work running, wf/s and latency understate the servers; CPU per workflow does not.`);
 }
 
 main().catch((err: unknown) => {

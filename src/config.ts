@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseCidr, type Cidr } from './outbound/addresses';
 import { temporalSecurityProblem, temporalSecurityShape } from './temporal-connection';
+import { retentionShape } from './domain/retention/settings';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -15,6 +16,14 @@ export const configSchema = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
   TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').optional(),
+  /**
+   * Which server the service starts itself when TEMPORAL_ADDRESS is unset: `embedded` (the
+   * project's own, temporal/server) or `cli` (`temporal server start-dev` of the Temporal CLI,
+   * src/temporal-cli-server.ts), on the port below, its Web UI on TEMPORAL_UI_PORT.
+   */
+  TEMPORAL_SERVER: z.enum(['embedded', 'cli']).default('embedded'),
+  /** The `temporal` binary TEMPORAL_SERVER=cli runs: a path, or a name on PATH. */
+  TEMPORAL_CLI: z.string().min(1).default('temporal'),
   /** Port of the embedded Temporal server (when TEMPORAL_ADDRESS is unset); 0 picks a free one. */
   TEMPORAL_EMBEDDED_PORT: z.coerce.number().int().min(0).max(65535).default(7233),
   /**
@@ -86,6 +95,8 @@ export const configSchema = z.object({
    * "Outbound requests"), e.g. `127.0.0.1/32,10.20.0.0/16`; also allows plain http to them.
    */
   OUTBOUND_ALLOW_CIDRS: z.string().default('').transform(parseCidrList),
+  /** How long finished rows are kept (RETENTION_*; docs/operations.md "Retention"). */
+  ...retentionShape,
 });
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -159,6 +170,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if ((parsed.data.TLS_CERT_FILE === undefined) !== (parsed.data.TLS_KEY_FILE === undefined)) {
     throw new ConfigError('Invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  if (parsed.data.TEMPORAL_SERVER === 'cli' && parsed.data.TEMPORAL_ADDRESS) {
+    throw new ConfigError('Invalid configuration: TEMPORAL_SERVER=cli starts a Temporal server of its own; unset TEMPORAL_ADDRESS (or TEMPORAL_SERVER)');
   }
   const temporalProblem = temporalSecurityProblem(parsed.data);
   if (temporalProblem) throw new ConfigError(`Invalid configuration: ${temporalProblem}`);

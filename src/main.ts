@@ -16,6 +16,7 @@ async function main() {
     registerOwnListener(new URL(ui.url).port);
     process.stdout.write(`Temporal UI: ${ui.url}\n`);
   }
+  if (service.temporalUiUrl) process.stdout.write(`Temporal UI: ${service.temporalUiUrl} (temporal server start-dev)\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -14,7 +14,8 @@ import { OutboxDispatcher } from './outbox-dispatcher';
 import { resumePlanWorkflows } from './plan-workflows';
 import { sealAtStart } from './seal-secrets';
 import { resumeWebhookDeliveries } from './webhook-workflows';
-import { startRecurringWorkflows, startTemporal, type TemporalHandle } from './temporal';
+import { startTemporal, type TemporalHandle } from './temporal';
+import { ensureRecurringSchedules } from './schedules';
 import { WorkflowReconciler } from './workflow-reconciler';
 import { settleClosedWorkflow } from './workflow-settlements';
 import { loadTls } from './tls';
@@ -25,6 +26,8 @@ export interface RunningService {
   temporalAddress: string;
   /** The embedded Temporal server's HTTP API, for the Temporal UI (src/main.ts). */
   temporalHttpAddress?: string;
+  /** The Temporal CLI dev server's own Web UI (TEMPORAL_SERVER=cli). */
+  temporalUiUrl?: string;
   credentials: BootstrapCredentials | null;
   close(): Promise<void>;
 }
@@ -42,6 +45,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
   };
   // Temporal (server start, worker bundling) and the database are independent: start both at once.
   const temporalStarting = startTemporal(config, log);
+  // Awaited once the database is up; a failure before then must wait for it, not end the process.
+  temporalStarting.catch(() => undefined);
   let temporal: TemporalHandle | undefined;
   try {
     let databaseUrl = config.DATABASE_URL;
@@ -67,11 +72,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
     }
 
     const running = (temporal = await temporalStarting);
-    // Outbound requests must not reach the embedded server's gRPC or HTTP port (src/outbound).
-    if (!config.TEMPORAL_ADDRESS) [running.address, running.httpAddress].forEach((a) => registerOwnListener(a?.split(':').pop()));
+    // Outbound requests must not reach the ports of the Temporal server started here (src/outbound).
+    running.ownAddresses.forEach((a) => registerOwnListener(a.split(':').pop()));
     closers.push(() => running.close());
     await running.startWorker(db);
-    await startRecurringWorkflows(running.client, config, log);
+    await ensureRecurringSchedules(running.client, config.TEMPORAL_TASK_QUEUE, log);
     const settleDeps = { client: running.client, db, config, log };
     const reconciler = config.WORKFLOW_RECONCILE_MS ? new WorkflowReconciler(settleDeps) : undefined;
     // Before the resumes: a plan whose workflow an operator ended is no longer POSTED, so it is not restarted.
@@ -110,7 +115,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     registerOwnListener(port);
     const url = `https://localhost:${port}/backoffice/v1`;
     log.info({ url, certificate: tls.source, temporal: running.address }, 'listening');
-    return { url, databaseUrl, temporalAddress: running.address, temporalHttpAddress: running.httpAddress, credentials, close };
+    return { url, databaseUrl, temporalAddress: running.address, temporalHttpAddress: running.httpAddress, temporalUiUrl: running.uiUrl, credentials, close };
   } catch (err) {
     if (!temporal) await (await temporalStarting.catch(() => undefined))?.close();
     await close();

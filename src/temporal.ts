@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { startTemporalServer } from '../temporal/server';
 import { createActivities } from './activities';
@@ -9,12 +9,17 @@ import { temporalConnectionOptions } from './temporal-connection';
 import type { Db } from './db/client';
 import type { Logger } from './log';
 import { createMailer } from './mail';
+import { startTemporalCliServer } from './temporal-cli-server';
 import { startWorker } from './worker';
 
 export interface TemporalHandle {
   address: string;
   /** 'host:port' of the embedded server's HTTP API: there when the Temporal UI is on (TEMPORAL_UI_PORT). */
   httpAddress?: string;
+  /** The Web UI of the Temporal CLI's dev server (TEMPORAL_SERVER=cli), which serves its own. */
+  uiUrl?: string;
+  /** host:port of every listener of the server this process started (none with TEMPORAL_ADDRESS). */
+  ownAddresses: string[];
   connection: Connection;
   /** The workflow client of the configured namespace: the API starts workflows with it. */
   client: Client;
@@ -25,9 +30,11 @@ export interface TemporalHandle {
 }
 
 /**
- * Connects to TEMPORAL_ADDRESS, or starts the embedded Temporal server (state in
- * <DATA_DIR>/temporal) when it is unset. The worker starts later, once the database is up
- * (startWorker), unless RUN_WORKER=false (at scale, workers are separate processes).
+ * Connects to TEMPORAL_ADDRESS, or starts a Temporal server when it is unset: the embedded one
+ * (state in <DATA_DIR>/temporal), or with TEMPORAL_SERVER=cli the Temporal CLI's dev server
+ * (state in <DATA_DIR>/temporal-cli.db), stopped again by close(). The worker starts later, once
+ * the database is up (startWorker), unless RUN_WORKER=false (at scale, workers are separate
+ * processes).
  */
 export async function startTemporal(config: Config, log: Logger): Promise<TemporalHandle> {
   installRuntime(log);
@@ -37,34 +44,28 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
     : undefined;
   bundling?.catch(() => undefined);
   const closers: Array<() => Promise<void>> = [];
-  let address: string;
-  let httpAddress: string | undefined;
-  if (config.TEMPORAL_ADDRESS) {
-    address = config.TEMPORAL_ADDRESS;
-  } else {
-    const server = await startTemporalServer({
-      host: '127.0.0.1',
-      port: config.TEMPORAL_EMBEDDED_PORT,
-      // Only the UI reads it (same origin, through the UI server): any free loopback port.
-      httpPort: config.TEMPORAL_UI_PORT === undefined ? undefined : 0,
-      dataDir: path.join(config.dataDir, 'temporal'),
-      logger: (level: string, msg: string, fields?: object) => log[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug']({ ...fields }, msg),
-    });
-    closers.push(() => server.close());
-    address = server.address;
-    httpAddress = server.httpAddress;
-    log.info({ address }, 'embedded Temporal server started');
-  }
+  const own = config.TEMPORAL_ADDRESS ? undefined : await startOwnServer(config, log);
+  if (own) closers.push(own.close);
+  const address = config.TEMPORAL_ADDRESS ?? own!.address;
   // TLS and API key only reach a cluster: the configuration refuses them without TEMPORAL_ADDRESS.
   const security = temporalConnectionOptions(config);
-  const connection = await Connection.connect({ address, ...security });
-  closers.push(() => connection.close());
-  // The embedded server takes any attribute the SDK types; a cluster only registered ones.
-  if (config.TEMPORAL_ADDRESS) await registerSearchAttributes(connection, config.TEMPORAL_NAMESPACE, log);
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({ address, ...security });
+    closers.push(() => connection.close());
+    // The embedded server takes any attribute the SDK types; a cluster or dev server only registered ones.
+    if (config.TEMPORAL_ADDRESS || config.TEMPORAL_SERVER === 'cli') await registerSearchAttributes(connection, config.TEMPORAL_NAMESPACE, log);
+  } catch (err) {
+    // A dev server is a child process: it must not outlive a failed start.
+    for (const fn of closers.reverse()) await fn().catch(() => undefined);
+    throw err;
+  }
   const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
   return {
     address,
-    httpAddress,
+    httpAddress: own?.httpAddress,
+    uiUrl: own?.uiUrl,
+    ownAddresses: own?.ownAddresses ?? [],
     connection,
     client,
     async startWorker(db) {
@@ -98,6 +99,38 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
   };
 }
 
+type OwnServer = Pick<TemporalHandle, 'address' | 'httpAddress' | 'uiUrl' | 'ownAddresses'> & { close(): Promise<void> };
+
+/** The server TEMPORAL_SERVER names, on 127.0.0.1 and the configured ports. */
+async function startOwnServer(config: Config, log: Logger): Promise<OwnServer> {
+  if (config.TEMPORAL_SERVER === 'cli') {
+    const cli = await startTemporalCliServer({
+      bin: config.TEMPORAL_CLI,
+      dbFile: path.join(config.dataDir, 'temporal-cli.db'),
+      pidFile: path.join(config.dataDir, 'temporal-cli.pid'),
+      host: '127.0.0.1',
+      port: config.TEMPORAL_EMBEDDED_PORT,
+      uiPort: config.TEMPORAL_UI_PORT,
+      uiHost: config.TEMPORAL_UI_HOST,
+      namespace: config.TEMPORAL_NAMESPACE,
+      log: (level, msg, fields) => log[level]({ ...fields }, msg),
+    });
+    const ui = cli.uiUrl ? [new URL(cli.uiUrl).host] : [];
+    return { address: cli.address, uiUrl: cli.uiUrl, ownAddresses: [cli.address, cli.httpAddress, ...ui], close: cli.stop };
+  }
+  const server = await startTemporalServer({
+    host: '127.0.0.1',
+    port: config.TEMPORAL_EMBEDDED_PORT,
+    // Only the UI reads it (same origin, through the UI server): any free loopback port.
+    httpPort: config.TEMPORAL_UI_PORT === undefined ? undefined : 0,
+    dataDir: path.join(config.dataDir, 'temporal'),
+    logger: (level: string, msg: string, fields?: object) => log[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug']({ ...fields }, msg),
+  });
+  log.info({ address: server.address }, 'embedded Temporal server started');
+  const ownAddresses = [server.address, ...(server.httpAddress ? [server.httpAddress] : [])];
+  return { address: server.address, httpAddress: server.httpAddress, ownAddresses, close: () => server.close() };
+}
+
 let runtimeInstalled = false;
 
 /**
@@ -113,18 +146,4 @@ function installRuntime(log: Logger) {
     shutdownSignals: [],
     logger: new DefaultLogger(level, (entry) => log[methods[entry.level]]({ temporal: true, ...entry.meta }, entry.message)),
   });
-}
-
-/**
- * Recurring workflows, started once per deployment: the id is fixed, so every replica's start
- * after the first finds it running and changes nothing.
- */
-export async function startRecurringWorkflows(client: Client, config: Config, log: Logger): Promise<void> {
-  try {
-    // Daily at 02:00 UTC: expired lots leave the balances (docs/money.md "Expiry").
-    await client.workflow.start('ledgerExpiryWorkflow', { workflowId: 'ledger-expiry', taskQueue: config.TEMPORAL_TASK_QUEUE, cronSchedule: '0 2 * * *' });
-    log.info('ledger-expiry workflow scheduled');
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
 }

@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities } from './activities';
+import { keepAlive } from './activities/keep-alive';
 import { ConfigError, loadConfigOrExit } from './config';
 import { createLogger } from './log';
 import { openWorkerDeps } from './worker-deps';
@@ -54,6 +55,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<RunningWork
       namespace: opts.namespace ?? 'default',
       taskQueue: opts.taskQueue,
       activities: opts.activities,
+      interceptors: { activity: [keepAlive] },
       ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: opts.workflowsPath ?? require.resolve('./workflows') }),
       ...(opts.workflowThreadPoolSize ? { workflowThreadPoolSize: opts.workflowThreadPoolSize } : {}),
     });

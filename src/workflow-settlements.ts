@@ -16,7 +16,7 @@ import { markFailed } from './domain/reports/runs';
 import { failPendingRequest } from './domain/webhooks/requests';
 import type { Logger } from './log';
 import { SEARCH, searchAttributes } from './search-attributes';
-import { startRecurringWorkflows } from './temporal';
+import { ensureRecurringSchedules } from './schedules';
 
 export interface SettleDeps {
   client: Client;
@@ -108,7 +108,8 @@ const KINDS: Record<string, { prefix: string; settle: (deps: SettleDeps, closed:
   // Money: never left half-moved. Every step is an idempotent ledger step, so the workflow runs again to the end.
   accountTerminationWorkflow: { prefix: 'account-termination:', settle: restart },
   walletTopupWorkflow: { prefix: 'wallet-topup:', settle: restart },
-  ledgerExpiryWorkflow: { prefix: 'ledger-expiry', settle: ({ client, config, log }) => startRecurringWorkflows(client, config, log) },
+  // Its recurrence is a schedule, which an ended run leaves as it is: ensure it, as at every start.
+  ledgerExpiryWorkflow: { prefix: 'ledger-expiry', settle: ({ client, config, log }) => ensureRecurringSchedules(client, config.TEMPORAL_TASK_QUEUE, log) },
 };
 
 export const SETTLED_WORKFLOW_TYPES = Object.keys(KINDS);

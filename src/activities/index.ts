@@ -12,6 +12,7 @@ import { planActivities } from './communication-plans';
 import { communicationActivities } from './communications';
 import { ledgerActivities, topupActivities } from './ledger';
 import { reportActivities } from './reports';
+import { retentionActivities } from './retention';
 import { terminationActivities } from './termination';
 import { webhookActivities } from './webhooks';
 
@@ -34,6 +35,7 @@ export function createActivities(deps: ActivityDeps) {
     ...webhookActivities(deps),
     ...automationActivities(deps),
     ...reportActivities(deps),
+    ...retentionActivities(deps),
     /** Health/smoke check: proves a worker is polling and activities run. */
     async ping(name: string): Promise<string> {
       return `pong: ${name}`;

@@ -84,7 +84,6 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
       }
       const sql = txSql(db, input.organisationId);
       const file = reportFile(deps.config, run.id, run.format);
-      let beat: NodeJS.Timeout | undefined;
       let writer: ReportWriter | undefined;
       try {
         const report = reportDef(run.report);
@@ -96,8 +95,7 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
           ? pdfWriter(file, compiled.fields, { report: report.name, filters: compiled.filterText, generatedAt })
           : csvWriter(file, compiled.fields);
         let rowCount = 0;
-        // A page or the mail may take a while: the heartbeat says the activity is alive meanwhile.
-        beat = setInterval(() => activity.heartbeat(rowCount), 5_000);
+        // The worker's keep-alive heartbeats while a page or the mail takes a while (src/activities/keep-alive.ts).
         let cursor: Cursor | null = null;
         do {
           const page = await readPage(sql, compiled, cursor, REPORT_PAGE_ROWS);
@@ -132,7 +130,6 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
         if (err instanceof Permanent) throw ApplicationFailure.nonRetryable(err.message, 'MAIL_REFUSED');
         throw err;
       } finally {
-        clearInterval(beat);
         await rm(file, { force: true });
       }
     },

@@ -3,6 +3,7 @@
 // the sequence as it was at the start, runs the actions in order, waits durably for approvals,
 // and stops at a rejection or a failed action.
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { HEARTBEAT_TIMEOUT } from './heartbeat';
 import type { Activities } from '../activities';
 import type { AutomationRunInput, RunPlan, RunProgress, StepResult } from '../activities/automations';
 
@@ -22,7 +23,7 @@ export interface AutomationRunResult {
 
 const { runAutomation, settleApproval } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '1 minute',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20 },
 });
 

@@ -3,6 +3,7 @@
  * @temporalio/workflow and types.
  */
 import { ActivityFailure, condition, continueAsNew, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { HEARTBEAT_TIMEOUT } from './heartbeat';
 import type { Activities } from '../activities';
 import type { TerminationInput } from '../activities/termination';
 import type { TopupInput } from '../activities/ledger';
@@ -13,6 +14,7 @@ import { sleep } from '@temporalio/workflow';
 export * from './automations';
 export * from './webhooks';
 export * from './reports';
+export * from './retention';
 
 const { ping } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
@@ -26,6 +28,7 @@ export async function pingWorkflow(name: string): Promise<string> {
 
 const { expireLots } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '10 seconds', maximumInterval: '5 minutes' },
 });
 
@@ -33,8 +36,8 @@ const { expireLots } = proxyActivities<Activities>({
 const EXPIRY_PAGES_PER_RUN = 50;
 
 /**
- * Daily (cron, id `ledger-expiry`): expired value leaves the balances through EXPIRY
- * transactions (docs/money.md "Expiry"). Answers how many lots it expired.
+ * Daily (the Schedule `ledger-expiry`, src/schedules.ts): expired value leaves the balances
+ * through EXPIRY transactions (docs/money.md "Expiry"). Answers how many lots it expired.
  */
 export async function ledgerExpiryWorkflow(): Promise<number> {
   let total = 0;
@@ -48,6 +51,7 @@ export async function ledgerExpiryWorkflow(): Promise<number> {
 
 const termination = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
@@ -70,6 +74,7 @@ export async function accountTerminationWorkflow(input: TerminationInput): Promi
 
 const topup = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
@@ -97,6 +102,7 @@ export const COMMUNICATION_SEND_ATTEMPTS = 3;
 
 const communications = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: COMMUNICATION_SEND_ATTEMPTS },
 });
 
@@ -117,14 +123,14 @@ const planReads = proxyActivities<Activities>({
 /** Writing a tick's rows is idempotent: retried until it succeeds. */
 const planTickWrites = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '1 minute',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
 /** Sending: the last attempt marks what it could not send FAILED. */
 const planTickSends = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '1 minute',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: COMMUNICATION_SEND_ATTEMPTS },
 });
 

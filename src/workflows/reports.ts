@@ -1,6 +1,7 @@
 // The report run (workflow id `report-run:<run id>`; docs/reports.md "Run"), started once its
 // PENDING row committed. Deterministic code only: @temporalio/workflow and types.
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { HEARTBEAT_TIMEOUT } from './heartbeat';
 import type { Activities } from '../activities';
 import type { ReportRunRef } from '../activities/reports';
 
@@ -9,9 +10,7 @@ const REPORT_RUN_ATTEMPTS = 5;
 
 const run = proxyActivities<Activities>({
   startToCloseTimeout: '2 hours',
-  // The activity beats every 5 s. On a cluster, an attempt whose worker died is retried only once
-  // this has passed (the embedded server dies with the worker and dispatches it again at start).
-  heartbeatTimeout: '30 seconds',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: REPORT_RUN_ATTEMPTS },
 });
 

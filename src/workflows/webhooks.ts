@@ -2,12 +2,14 @@
 // src/webhook-workflows.ts after the request's row committed): for each delay of the schedule,
 // sleep, then one attempt; a 2xx ends it SUCCESS, the last failure FAILED (docs/webhooks.md).
 import { proxyActivities, sleep } from '@temporalio/workflow';
+import { HEARTBEAT_TIMEOUT } from './heartbeat';
 import type { Activities } from '../activities';
 import type { RequestState, WebhookDeliveryInput } from '../activities/webhooks';
 
 /** An attempt waits at most WEBHOOK_TIMEOUT_MS (≤ 60 s) for the answer; only database errors are retried. */
 const webhooks = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 

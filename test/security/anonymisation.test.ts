@@ -110,3 +110,26 @@ test('anonymising a contact clears it from outbox events, webhook requests and a
   const request = (await call('GET', `/webhook_requests?automation_id=${auto}`)).content[0];
   expect(request).toMatchObject({ state: 'SUCCESS', entity: { type: 'CONTACTS', id: contact } });
 });
+
+test('a record about the contact\'s purchase is cleared after retention deleted its event', async () => {
+  const call = caller(t.secretKey);
+  const tag = `${randomInt(1e8, 1e9)}`;
+  const personal = { first: `Ysolde${tag}`, last: `Numbat${tag}`, code: `YN-${tag}` };
+  const webhook = (await call('POST', '/webhooks', { name: 'Echo purchases', method: 'POST', url_endpoint: receiver.url, url_auth: 'NO_AUTH' })).id;
+  const auto = await automation(call, 'PURCHASE_POSTED', [postWebhook(webhook)], 'PURCHASES');
+  const contact = (await call('POST', '/contacts', {
+    contact_type: 'PERSON', code: personal.code, first_name: personal.first, last_name: personal.last,
+    accounts: [{ name: 'Main', is_primary: true, currency_code: 'EUR' }],
+  })).id;
+  const purchase = (await call('POST', '/purchases', {
+    contact_id: contact, reference_number: `R-${tag}`, products: [{ product_sku: 'SKU-1', net_amount: 10, tax_amount: 0, total_amount: 10 }],
+  })).id;
+  await eventually(async () => (await call('GET', `/webhook_requests?automation_id=${auto}`)).content[0]?.state === 'SUCCESS', 30_000, 'the webhook request SUCCESS');
+  // The record's search reference was built from the event's contact snapshot.
+  expect(await rowsHolding([personal.code])).toContain(`adaptor_action_records: ${personal.code}`);
+
+  // Retention deletes dispatched events (docs/operations.md "Retention"): the payload's contact_id goes with them.
+  await root.$executeRawUnsafe('DELETE FROM outbox_events WHERE organisation_id = $1::uuid AND entity_id = $2::uuid', t.organisationId, purchase);
+  expect((await call('POST', `/contacts/${contact}/anonymize`)).id).toBe(contact);
+  expect(await rowsHolding([personal.first, personal.last, personal.code])).toEqual([]);
+});

@@ -25,6 +25,7 @@ export default async function globalSetup() {
     // The tests reach the shared service's workflows on the default task queue.
     g.__service = await startServiceProcess(serviceEnv(dataDir, { OUTBOX_DISPATCHER: 'true', TEMPORAL_TASK_QUEUE: 'backoffice' }));
   } catch (err) {
+    if (g.__temporal) process.stderr.write(`temporal server output:\n${g.__temporal.output().slice(-4000)}\n`);
     await g.__temporal?.stop();
     throw err;
   }

@@ -51,24 +51,40 @@ export function serviceEnv(dataDir: string, extra: Record<string, string> = {}):
 }
 
 /** Starts `src/main.ts` (what `npm start` runs) and waits until it says where it listens. */
-export function startServiceProcess(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<ServiceProcess> {
-  // node --import tsx rather than the tsx CLI: signals reach the service itself, not a wrapper.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServiceProcess(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<ServiceProcess> {
+  const started = await startNodeProcess('src/main.ts', env, /Back-office API listening on (\S+)\nTemporal frontend at (\S+)/, 'service', timeoutMs);
+  return { ...started, url: started.match[1], temporalAddress: started.match[2] };
+}
+
+export type WorkerProcess = Omit<ServiceProcess, 'url' | 'temporalAddress'>;
+
+/**
+ * Starts `src/worker.ts` (what `npm run worker` runs) and waits until it polls. Its readiness is
+ * an info line, so the worker logs at info whatever `env` says.
+ */
+export async function startWorkerProcess(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<WorkerProcess> {
+  const { match: _match, ...worker } = await startNodeProcess('src/worker.ts', { ...env, LOG_LEVEL: 'info' }, /"msg":"worker started"/, 'worker', timeoutMs);
+  return worker;
+}
+
+/** Runs `script` of this repository and resolves once its output matches `ready`. */
+function startNodeProcess(script: string, env: NodeJS.ProcessEnv, ready: RegExp, what: string, timeoutMs: number): Promise<WorkerProcess & { match: RegExpExecArray }> {
+  // node --import tsx rather than the tsx CLI: signals reach the process itself, not a wrapper.
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`service did not start within ${timeoutMs} ms:\n${out}`));
+      reject(new Error(`${what} did not start within ${timeoutMs} ms:\n${out}`));
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /Back-office API listening on (\S+)\nTemporal frontend at (\S+)/.exec(out);
+      const match = ready.exec(out);
       if (match) {
         clearTimeout(timer);
         resolve({
-          url: match[1],
-          temporalAddress: match[2],
+          match,
           child,
           output: () => out,
           async stop(signal = 'SIGTERM') {
@@ -84,7 +100,7 @@ export function startServiceProcess(env: NodeJS.ProcessEnv, timeoutMs = 120_000)
     child.stderr!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`service exited with ${code} before listening:\n${out}`));
+      reject(new Error(`${what} exited with ${code} before ${what === 'service' ? 'listening' : 'polling'}:\n${out}`));
     });
   });
 }

@@ -68,8 +68,10 @@ describe('npm start with the UI cached', () => {
     expect(JSON.parse(settings.body)).toMatchObject({ DefaultNamespace: 'default', Auth: { Enabled: false } });
     const namespaces = await request(ui, { path: '/api/v1/namespaces' });
     expect(JSON.parse(namespaces.body).namespaces.map((n: { namespaceInfo: { name: string } }) => n.namespaceInfo.name)).toContain('default');
-    const list = await request(ui, { path: `/api/v1/namespaces/default/workflows?query=${encodeURIComponent('WorkflowId = "ledger-expiry"')}` });
-    expect(JSON.parse(list.body).executions.map((e: { type: { name: string } }) => e.type.name)).toEqual(['ledgerExpiryWorkflow']);
+    const schedules = await request(ui, { path: '/api/v1/namespaces/default/schedules' });
+    expect(JSON.parse(schedules.body).schedules.map((s: { scheduleId: string; info: { workflowType: { name: string } } }) => [s.scheduleId, s.info.workflowType.name])).toEqual([
+      ['ledger-expiry', 'ledgerExpiryWorkflow'],
+    ]);
   });
 
   test('a write from another origin and a foreign Host are refused', async () => {

@@ -18,26 +18,15 @@ export interface StoredResponse {
 /**
  * `Idempotency-Key` on POST: the first request with a key claims it by inserting a row, runs,
  * and stores its response; a repeat with the same body gets that response again, with
- * another body 409 IDEMPOTENCY_CONFLICT. Keys are per organisation and credential.
+ * another body 409 IDEMPOTENCY_CONFLICT. Keys are per organisation and credential. Expired
+ * records are deleted by the daily retention run (src/domain/retention/purge.ts).
  */
 export class Idempotency {
-  private nextSweep = 0;
-
   constructor(private readonly db: Db) {}
-
-  /** Expired keys are deleted at most hourly, piggy-backing on traffic instead of a timer. */
-  private sweep(): void {
-    if (Date.now() < this.nextSweep) return;
-    this.nextSweep = Date.now() + 3600_000;
-    this.db.$executeRaw`DELETE FROM idempotency_records WHERE created_at < now() - interval '24 hours'`.catch(() => {
-      this.nextSweep = 0;
-    });
-  }
 
   /** Returns the stored response to replay, or null when this request now owns the key. */
   async claim(scope: { organisationId: string; credentialId: string }, key: string, fingerprint: string): Promise<StoredResponse | null> {
     if (key.length > 255) throw invalid('Idempotency-Key', 'Idempotency-Key must be at most 255 characters');
-    this.sweep();
     const id = { organisationId: scope.organisationId, credentialId: scope.credentialId, key };
     const inserted = await this.db.$executeRaw`
       INSERT INTO idempotency_records (organisation_id, credential_id, key, request_hash, created_at)

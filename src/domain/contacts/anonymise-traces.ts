@@ -16,6 +16,17 @@ const marker = (snapshot: string) => `jsonb_build_object('id', $2::uuid::text, '
 /** Events about the contact: its own, and those whose payload names it (purchases, wallets, ...). */
 const ABOUT_CONTACT = `(payload->>'contact_id' = $2::uuid::text OR payload->'contact'->>'id' = $2::uuid::text)`;
 
+/**
+ * The ids of what else automations run on that belongs to the contact: its records are found by
+ * these too, because retention deletes dispatched events (docs/operations.md "Retention") and with
+ * them the payload's contact_id. A record found only this way loses its entity_reference, which
+ * was built from the deleted event and carries the contact's code and name.
+ */
+const CONTACTS_ENTITIES = `SELECT id FROM purchases WHERE organisation_id = $1 AND contact_id = $2::uuid
+  UNION ALL SELECT id FROM vouchers WHERE organisation_id = $1 AND contact_id = $2::uuid
+  UNION ALL SELECT id FROM communications WHERE organisation_id = $1 AND contact_id = $2::uuid
+  UNION ALL SELECT w.id FROM wallets w JOIN accounts a ON a.id = w.account_id WHERE a.organisation_id = $1 AND a.contact_id = $2::uuid`;
+
 /** What search_value still finds a record or request by once the contact's code and name are gone. */
 const reference = (payload: string) => `NULLIF(concat_ws(' ', ${payload}->>'reference_number', ${payload}->>'number'), '')`;
 
@@ -28,7 +39,8 @@ const STATEMENTS: Array<[string, unknown[]]> = [
      entity_reference = (SELECT ${reference('e.payload')} FROM outbox_events e WHERE e.organisation_id = $1 AND e.id = r.event_id),
      updated_at = now()
    WHERE r.organisation_id = $1 AND (r.entity_id = $2::uuid
-     OR r.event_id IN (SELECT id FROM outbox_events WHERE organisation_id = $1 AND ${ABOUT_CONTACT}))`, [PERSONAL_ATTRIBUTES, ANONYMIZED]],
+     OR r.event_id IN (SELECT id FROM outbox_events WHERE organisation_id = $1 AND ${ABOUT_CONTACT})
+     OR r.entity_id IN (${CONTACTS_ENTITIES}))`, [PERSONAL_ATTRIBUTES, ANONYMIZED]],
   // Pending and dispatched alike: runs load their event's snapshot from here.
   [`UPDATE outbox_events SET payload = payload || jsonb_build_object('contact', ${marker(`payload->'contact'`)})
    WHERE organisation_id = $1 AND ${ABOUT_CONTACT}`, []],
