@@ -69,8 +69,9 @@ describe('npm start with the UI cached', () => {
     const namespaces = await request(ui, { path: '/api/v1/namespaces' });
     expect(JSON.parse(namespaces.body).namespaces.map((n: { namespaceInfo: { name: string } }) => n.namespaceInfo.name)).toContain('default');
     const schedules = await request(ui, { path: '/api/v1/namespaces/default/schedules' });
-    expect(JSON.parse(schedules.body).schedules.map((s: { scheduleId: string; info: { workflowType: { name: string } } }) => [s.scheduleId, s.info.workflowType.name])).toEqual([
+    expect(JSON.parse(schedules.body).schedules.map((s: { scheduleId: string; info: { workflowType: { name: string } } }) => [s.scheduleId, s.info.workflowType.name]).sort()).toEqual([
       ['ledger-expiry', 'ledgerExpiryWorkflow'],
+      ['retention', 'retentionWorkflow'],
     ]);
   });
 
