@@ -12,7 +12,8 @@ interface Spec {
   dowStar?: boolean;
 }
 
-const MACROS: Record<string, string> = {
+/** Cron macros as five fields; schedule specs (schedules/spec.ts) read the same ones. */
+export const MACROS: Record<string, string> = {
   '@yearly': '0 0 1 1 *',
   '@annually': '0 0 1 1 *',
   '@monthly': '0 0 1 * *',

@@ -8,6 +8,7 @@
  * fires at its nominal time.
  */
 import { api, durMs, msDur } from '../proto';
+import { MACROS } from '../engine/cron';
 import { Field, FIELD_NAMES, MAX_YEAR, MIN_YEAR, SpecError, zone } from './calendar';
 
 type Spec = api.schedule.v1.IScheduleSpec;
@@ -15,15 +16,6 @@ type Calendar = api.schedule.v1.IStructuredCalendarSpec;
 type Range = api.schedule.v1.IRange;
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-const MACROS: Record<string, string> = {
-  '@yearly': '0 0 1 1 *',
-  '@annually': '0 0 1 1 *',
-  '@monthly': '0 0 1 * *',
-  '@weekly': '0 0 * * 0',
-  '@daily': '0 0 * * *',
-  '@midnight': '0 0 * * *',
-  '@hourly': '0 * * * *',
-};
 
 type Mode = 'int' | 'year' | 'month' | 'dow';
 /** Per field: its name in errors, its bounds, the default of a calendar string, how names parse. */
