@@ -8,7 +8,7 @@
  * Knobs: BENCH_SERVERS (default "embedded,cli"), TEMPORAL_ADDRESS (one external server instead),
  * BENCH_SECONDS (per scenario, default 5), BENCH_MAX (workflows per scenario, default 3000),
  * BENCH_CONCURRENCY (default "1,10,50"), BENCH_GZIP=1 (the SDK default request compression, off here
- * as for loopback in src/worker.ts), BENCH_WF_THREADS (workflow threads, default min(4, CPUs)),
+ * as for loopback in src/temporal/worker.ts), BENCH_WF_THREADS (workflow threads, default min(4, CPUs)),
  * BENCH_MAX_CACHED (sticky cache size).
  */
 import { mkdtempSync, rmSync } from 'node:fs';

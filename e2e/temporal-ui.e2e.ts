@@ -5,7 +5,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import type { Browser, Page } from 'playwright-core';
 import { startTemporalServer, type TemporalServer } from '../temporal/server';
 import { startTemporalUi, type TemporalUi } from '../temporal/ui-server';
-import { searchAttributes } from '../src/search-attributes';
+import { searchAttributes } from '../src/temporal/search-attributes';
 import { launchChromium } from './browser';
 
 /**

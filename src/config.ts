@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCidr, type Cidr } from './outbound/addresses';
-import { temporalSecurityProblem, temporalSecurityShape } from './temporal-connection';
+import { temporalSecurityProblem, temporalSecurityShape } from './temporal/connection';
 import { retentionShape } from './domain/retention/settings';
 
 const bool = z
@@ -19,7 +19,7 @@ export const configSchema = z.object({
   /**
    * Which server the service starts itself when TEMPORAL_ADDRESS is unset: `embedded` (the
    * project's own, temporal/server) or `cli` (`temporal server start-dev` of the Temporal CLI,
-   * src/temporal-cli-server.ts), on the port below, its Web UI on TEMPORAL_UI_PORT.
+   * src/temporal/cli-server.ts), on the port below, its Web UI on TEMPORAL_UI_PORT.
    */
   TEMPORAL_SERVER: z.enum(['embedded', 'cli']).default('embedded'),
   /** The `temporal` binary TEMPORAL_SERVER=cli runs: a path, or a name on PATH. */
@@ -40,7 +40,7 @@ export const configSchema = z.object({
   TEMPORAL_UI_HOST: z.string().min(1).default('127.0.0.1'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('backoffice'),
-  /** TLS, mTLS and API key to TEMPORAL_ADDRESS (src/temporal-connection.ts). */
+  /** TLS, mTLS and API key to TEMPORAL_ADDRESS (src/temporal/connection.ts). */
   ...temporalSecurityShape,
   RUN_WORKER: bool.default(true),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
@@ -77,7 +77,7 @@ export const configSchema = z.object({
   LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RESPONSE_VALIDATION: bool.default(false),
-  /** Whether this process dispatches outbox events to automations (docs/automations.md "Dispatch"). */
+  /** Whether this process runs the outbox dispatcher: automation fan-out and every workflow intent (docs/DEVELOPING.md "From a commit to a workflow"). */
   OUTBOX_DISPATCHER: bool.default(true),
   /** How often the dispatcher sweeps for events no commit kicked it for (another replica's, a failed start's). */
   OUTBOX_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),

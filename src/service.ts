@@ -10,14 +10,11 @@ import { bootstrapIfEmpty, type BootstrapCredentials } from './domain/identity/b
 import type { Logger } from './log';
 import { registerOwnListener } from './outbound';
 import { loadJwtSecret, writeCredentials } from './secrets';
-import { OutboxDispatcher } from './outbox-dispatcher';
-import { resumePlanWorkflows } from './plan-workflows';
+import { OutboxDispatcher } from './temporal/dispatcher';
 import { sealAtStart } from './seal-secrets';
-import { resumeWebhookDeliveries } from './webhook-workflows';
-import { startTemporal, type TemporalHandle } from './temporal';
-import { ensureRecurringSchedules } from './schedules';
-import { WorkflowReconciler } from './workflow-reconciler';
-import { settleClosedWorkflow } from './workflow-settlements';
+import { startTemporal, type TemporalHandle } from './temporal/runtime';
+import { ensureRecurringSchedules } from './temporal/schedules';
+import { WorkflowReconciler } from './temporal/reconciler';
 import { loadTls } from './tls';
 
 export interface RunningService {
@@ -75,21 +72,21 @@ export async function startService(config: Config, log: Logger): Promise<Running
     // Outbound requests must not reach the ports of the Temporal server started here (src/outbound).
     running.ownAddresses.forEach((a) => registerOwnListener(a.split(':').pop()));
     closers.push(() => running.close());
-    await running.startWorker(db);
+    // OUTBOX_DISPATCHER=false holds every start and signal this process's writes ask for (tests
+    // use it to stop between a commit and its start); another replica's dispatcher performs them.
+    const dispatcher = config.OUTBOX_DISPATCHER
+      ? new OutboxDispatcher(database.pool, running.client, config, log, { pollMs: config.OUTBOX_POLL_MS, leaseSeconds: 30 })
+      : undefined;
+    // The in-process worker's writes (an automation's webhook request) kick it too.
+    await running.startWorker(db, dispatcher ? () => dispatcher.kick() : undefined);
     await ensureRecurringSchedules(running.client, config.TEMPORAL_TASK_QUEUE, log);
-    const settleDeps = { client: running.client, db, config, log };
-    const reconciler = config.WORKFLOW_RECONCILE_MS ? new WorkflowReconciler(settleDeps) : undefined;
-    // Before the resumes: a plan whose workflow an operator ended is no longer POSTED, so it is not restarted.
+    const reconciler = config.WORKFLOW_RECONCILE_MS ? new WorkflowReconciler({ client: running.client, db, config, log }) : undefined;
+    // Before the first dispatch: a plan whose workflow an operator ended is no longer POSTED when its intents are performed.
     await reconciler?.pass();
-    await resumePlanWorkflows(running.client, db, config, log);
-    await resumeWebhookDeliveries(running.client, db, config, log, (run) => settleClosedWorkflow(settleDeps, run));
     if (reconciler) {
       reconciler.start(config.WORKFLOW_RECONCILE_MS);
       closers.push(() => reconciler.close());
     }
-    const dispatcher = config.OUTBOX_DISPATCHER
-      ? new OutboxDispatcher(database.pool, running.client, config, log, { pollMs: config.OUTBOX_POLL_MS, leaseSeconds: 30 })
-      : undefined;
     if (dispatcher) {
       dispatcher.start();
       closers.push(() => dispatcher.close());
@@ -102,6 +99,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       jwtSecret: loadJwtSecret(config),
       workflows: running.client,
       afterWrite: dispatcher ? () => dispatcher.kick() : undefined,
+      dispatched: dispatcher ? () => dispatcher.flush() : undefined,
       health: async () => ({ database: await pingDatabase(db), temporal: await running.ping() }),
     });
     const tls = await loadTls(config);

@@ -1,10 +1,9 @@
 // The activities of an automation run (docs/automations.md "Runs"). Each action writes its
 // adaptor action record in the same transaction as its effect, keyed by (event, automation,
 // action): a retried activity finds the record and repeats nothing; what must follow the commit
-// (starting a webhook delivery or a communication's send) is started again on every try, and
-// those starts are idempotent by workflow id.
+// (starting a webhook delivery or a communication's send) is a workflow intent written in that
+// same transaction (src/temporal/intents.ts), performed by the outbox dispatcher.
 import { Context } from '@temporalio/activity';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from '.';
 import { scopedClient } from '../db/tenancy';
@@ -15,12 +14,13 @@ import { loadRunPlan } from '../domain/automations/definitions';
 import { createRecord, recordAttribute, recordReason, rejectPendingApprovals, type NewRecord, type RecordAttribute, type RecordStatus } from '../domain/automations/records';
 import { performAction, type ActionOutcome, type RunContext } from '../domain/automations/actions';
 import { AppError } from '../domain/errors';
-import { communicationWorkflowId } from '../domain/communications/communications';
-import { automationRunWorkflowId } from '../outbox-dispatcher';
-import { searchAttributes } from '../search-attributes';
-import { startWebhookDelivery } from '../webhook-workflows';
+import { automationRunWorkflowId, communicationWorkflowId, type AutomationRunInput, type StepResult } from '../workflows/contracts';
+import { recordIntent } from '../temporal/intents';
+import { recordWebhookDelivery } from '../temporal/starters';
 import { contactSnapshotSql } from '../domain/events/contact-snapshot';
 import { checkIds, notOwned } from './ownership';
+import { inOrgTransaction } from './transaction';
+import type { OrgSql } from '../db/sql';
 
 /** The event as the run loads it from the outbox, in the run's organisation. */
 export interface AutomationEvent {
@@ -30,13 +30,6 @@ export interface AutomationEvent {
   createdOn: number;
   /** The outbox payload: the event's facts and, for an event about a contact, its snapshot. */
   payload: Record<string, unknown>;
-}
-
-/** Ids only (docs/security.md "Workflows and personal data"): the activity loads the event. */
-export interface AutomationRunInput {
-  organisationId: string;
-  automationId: string;
-  eventId: string;
 }
 
 /**
@@ -71,13 +64,6 @@ export interface RunPlan {
   /** Ids only: the plan travels through the workflow's history (a run's reference is derived per call). */
   entity: { type: string; id: string };
   steps: RunStep[];
-}
-
-export interface StepResult {
-  recordId: string;
-  status: string;
-  /** Why a SKIPPED or FAILED step did not do its work (the record's `reason`): visible in the run's result. */
-  reason?: string;
 }
 
 /**
@@ -126,7 +112,7 @@ export function automationActivities(deps: ActivityDeps) {
   /** One action: its effect and its record in one transaction, then the starts that follow. */
   async function runStep(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep): Promise<StepResult> {
     const ctx = runContext(input, event, plan, step);
-    const record = await org(input.organisationId).$transaction(async (tx) => {
+    const record = await inOrgTransaction(deps.db, input.organisationId, async (tx, sql) => {
       const found = await findRecord(tx, ctx);
       if (found) return found;
       let outcome: ActionOutcome;
@@ -140,10 +126,12 @@ export function automationActivities(deps: ActivityDeps) {
           outcome = failed(err);
         }
       }
-      return createRecord(tx, input.organisationId, recordInput(ctx, outcome.status, outcome.attributes));
-    }, { maxWait: 10_000, timeout: 30_000 });
+      const created = await createRecord(tx, input.organisationId, recordInput(ctx, outcome.status, outcome.attributes));
+      await recordFollowUps(sql, ctx, outcome.attributes);
+      return created;
+    });
+    deps.afterWrite?.();
     const attributes = record.attributes as unknown as RecordAttribute[];
-    await startFollowUps(ctx, attributes);
     const reason = recordReason(record.status, attributes);
     return { recordId: record.id, status: record.status, ...(reason ? { reason } : {}) };
   }
@@ -164,24 +152,19 @@ export function automationActivities(deps: ActivityDeps) {
     return { recordId: record.id, status: record.status };
   }
 
-  async function startFollowUps(ctx: RunContext, attributes: RecordAttribute[]): Promise<void> {
-    const client = Context.current().client;
+  /** The workflows an action's record asks for, recorded with the record (src/temporal/intents.ts). */
+  async function recordFollowUps(sql: OrgSql, ctx: RunContext, attributes: RecordAttribute[]): Promise<void> {
     const value = (key: string) => attributes.find((a) => a.key === key)?.value as string | undefined;
+    // Found with their run by its automation and entity.
+    const refs = { automationId: ctx.automation.id, entityType: ctx.entity.type, entityId: ctx.entity.id };
     const requestId = value('webhook_request_id');
-    if (requestId) {
-      await startWebhookDelivery(client, deps.config, ctx.organisationId, requestId, { automationId: ctx.automation.id, entityType: ctx.entity.type, entityId: ctx.entity.id });
-    }
+    if (requestId) await recordWebhookDelivery(sql, deps.config, ctx.organisationId, requestId, refs);
     const communicationId = value('communication_id');
     if (communicationId) {
-      try {
-        await client.workflow.start('communicationSendWorkflow', {
-          workflowId: communicationWorkflowId(communicationId), taskQueue: deps.config.TEMPORAL_TASK_QUEUE, args: [{ organisationId: ctx.organisationId, communicationId }],
-          // Found with its run, like the run's webhook deliveries.
-          typedSearchAttributes: searchAttributes({ organisationId: ctx.organisationId, automationId: ctx.automation.id, entityType: ctx.entity.type, entityId: ctx.entity.id }),
-        });
-      } catch (err) {
-        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      }
+      await recordIntent(sql, {
+        kind: 'start', workflow: 'communicationSendWorkflow', workflowId: communicationWorkflowId(communicationId),
+        input: { organisationId: ctx.organisationId, communicationId }, search: refs,
+      });
     }
   }
 

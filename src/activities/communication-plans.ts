@@ -10,11 +10,7 @@ import { getPlan } from '../domain/communications/plans';
 import { planSchedule, type ScheduleState } from '../domain/communications/schedule';
 import type { TickInput } from './communications';
 import { checkIds } from './ownership';
-
-export interface PlanRef {
-  organisationId: string;
-  planId: string;
-}
+import type { PlanRef } from '../workflows/contracts';
 
 /** Why the workflow ends, or the tick due now and the next one. */
 export type PlanStatus = { ended: 'DELETED' | 'DRAFT' | 'FINISHED' } | ({ ended?: undefined } & ScheduleState);

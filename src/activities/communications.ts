@@ -18,13 +18,7 @@ import type { MailMessage, Mailer } from '../mail';
 import { OutboundRefused, sendHttp, smtpTarget, SMTP_LIMITS, type OutboundConfig } from '../outbound';
 import { loadJwtSecret } from '../secrets';
 import { checkIds, notOwned } from './ownership';
-
-export interface SendCommunicationInput {
-  organisationId: string;
-  communicationId: string;
-  /** The workflow's retry policy's maximum attempts: the last one marks the row FAILED. */
-  maximumAttempts?: number;
-}
+import type { SendCommunicationInput, SendOutcome } from '../workflows/contracts';
 
 export interface TickInput {
   organisationId: string;
@@ -33,8 +27,6 @@ export interface TickInput {
   tick: number;
   maximumAttempts?: number;
 }
-
-export type SendOutcome = 'SENT' | 'FAILED' | 'ALREADY_DONE';
 
 type Row = Communication & { integration: Integration | null };
 

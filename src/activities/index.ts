@@ -23,6 +23,8 @@ export interface ActivityDeps {
   log: Logger;
   /** The card gateway of top-ups; the built-in test gateway when absent. */
   gateway?: PaymentGateway;
+  /** After an activity's write committed workflow intents: the in-process dispatcher performs them now (else its sweep does). */
+  afterWrite?: () => void;
 }
 
 export function createActivities(deps: ActivityDeps) {

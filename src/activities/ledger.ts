@@ -1,8 +1,6 @@
 // Ledger activities: each step commits its own transaction scoped to one organisation and is
 // safe to repeat (docs/money.md: idempotency keys and re-checks under the wallet lock).
 import type { Db } from '../db/client';
-import { txSql } from '../db/sql';
-import { scopedClient } from '../db/tenancy';
 import type { AuditActor } from '../domain/audit';
 import { ApplicationFailure } from '@temporalio/common';
 import { Money } from '../domain/money';
@@ -10,6 +8,9 @@ import { EXPIRED_LOTS, expireLot } from '../domain/money/ledger/expiry';
 import { creditTopup, planTopup, type TopupPlan } from '../domain/money/ledger/topup';
 import { GatewayUnavailable, type ChargeResult, type PaymentGateway } from '../payments/gateway';
 import { checkIds } from './ownership';
+import type { TopupInput } from '../workflows/contracts';
+import { inOrgTransaction } from './transaction';
+import type { OrgSql } from '../db/sql';
 
 export const EXPIRY_PAGE = 200;
 
@@ -22,8 +23,8 @@ export function ledgerActivities(db: Db) {
       const lots = await db.$queryRawUnsafe<Array<{ lotId: string; organisationId: string; walletId: string }>>(EXPIRED_LOTS, EXPIRY_PAGE);
       let expired = 0;
       for (const lot of lots) {
-        const amount = await scopedClient(db, lot.organisationId).$transaction((tx) =>
-          expireLot(txSql(tx, lot.organisationId), system(lot.organisationId, 'ledger-expiry'), lot.walletId, lot.lotId),
+        const amount = await inOrgTransaction(db, lot.organisationId, (_tx, sql) =>
+          expireLot(sql, system(lot.organisationId, 'ledger-expiry'), lot.walletId, lot.lotId),
         );
         if (!amount.isZero()) expired++;
       }
@@ -32,18 +33,11 @@ export function ledgerActivities(db: Db) {
   };
 }
 
-export interface TopupInput {
-  organisationId: string;
-  /** The debit transaction that left the wallet under its threshold. */
-  causeId: string;
-}
-
 /** Auto top-up steps (docs/money.md "Auto top-up"); the gateway is outside the service. */
 export function topupActivities(db: Db, gateway: PaymentGateway) {
-  const inOrg = <T>(organisationId: string, fn: (sql: ReturnType<typeof txSql>) => Promise<T>) =>
-    scopedClient(db, organisationId).$transaction((tx) => fn(txSql(tx, organisationId)));
+  const inOrg = <T>(organisationId: string, fn: (sql: OrgSql) => Promise<T>) => inOrgTransaction(db, organisationId, (_tx, sql) => fn(sql));
   return {
-    async planTopup(input: TopupInput): Promise<TopupPlan | 'NOT_YET_VISIBLE'> {
+    async planTopup(input: TopupInput): Promise<TopupPlan | null> {
       checkIds({ organisationId: input.organisationId, causeId: input.causeId });
       return inOrg(input.organisationId, (sql) => planTopup(sql, input.causeId));
     },

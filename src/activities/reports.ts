@@ -15,7 +15,6 @@ import { scopedClient } from '../db/tenancy';
 import { pickIntegration } from '../domain/communications/communications';
 import { settingsToSend } from '../domain/communications/integration-secrets';
 import type { SmtpSettings } from '../domain/communications/integration-settings';
-import { AppError } from '../domain/errors';
 import { reportDef } from '../domain/reports/catalogue';
 import { csvWriter, type ReportWriter } from '../domain/reports/csv';
 import { pdfWriter } from '../domain/reports/pdf';
@@ -26,11 +25,7 @@ import type { ReportQueryInput } from '../domain/reports/types';
 import type { MailMessage, Mailer } from '../mail';
 import { Permanent, sendSmtp, smtpTransport } from './communications';
 import { checkIds, notOwned } from './ownership';
-
-export interface ReportRunRef {
-  organisationId: string;
-  runId: string;
-}
+import type { ReportRunRef } from '../workflows/contracts';
 
 /** Rows read per statement: one page is all a run holds in memory. */
 const REPORT_PAGE_ROWS = 1000;
@@ -126,7 +121,6 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
         return 'SENT';
       } catch (err) {
         writer?.abort();
-        if (err instanceof AppError && err.status < 500) throw ApplicationFailure.nonRetryable(err.message, err.code);
         if (err instanceof Permanent) throw ApplicationFailure.nonRetryable(err.message, 'MAIL_REFUSED');
         throw err;
       } finally {

@@ -5,15 +5,8 @@ import { WEBHOOK_MAX_ATTEMPTS, type Config } from '../config';
 import type { Db } from '../db/client';
 import { scopedClient } from '../db/tenancy';
 import { attemptDelivery, type AttemptInput, type RequestState } from '../domain/webhooks/delivery';
-import { AppError } from '../domain/errors';
-import { checkIds, notOwned } from './ownership';
-
-export interface WebhookDeliveryInput {
-  organisationId: string;
-  requestId: string;
-  /** Delay before each attempt, in ms (WEBHOOK_RETRY_SCHEDULE, read when the delivery started). */
-  scheduleMs: number[];
-}
+import { checkIds } from './ownership';
+import type { WebhookDeliveryInput } from '../workflows/contracts';
 
 export type { AttemptInput, RequestState };
 
@@ -26,12 +19,11 @@ export function webhookActivities(deps: { db: Db; config: Config }) {
       if (!Number.isInteger(input.attempt) || input.attempt < 1 || input.attempt > WEBHOOK_MAX_ATTEMPTS) {
         throw ApplicationFailure.nonRetryable(`attempt ${input.attempt} is outside 1..${WEBHOOK_MAX_ATTEMPTS}`, 'INVALID_ATTEMPT');
       }
-      try {
-        return await attemptDelivery(scopedClient(deps.db, input.organisationId), { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, config: deps.config }, input);
-      } catch (err) {
-        if (err instanceof AppError && err.code === 'NOT_FOUND') throw notOwned('webhook request', input.requestId, input.organisationId);
-        throw err;
-      }
+      return await attemptDelivery(scopedClient(deps.db, input.organisationId), { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, config: deps.config }, input);
+    },
+    /** The configured WEBHOOK_RETRY_SCHEDULE, for a delivery started without one. */
+    async webhookRetrySchedule(): Promise<number[]> {
+      return deps.config.WEBHOOK_RETRY_SCHEDULE;
     },
   };
 }

@@ -20,6 +20,7 @@ import { RouteTable } from './route-table';
 import { allRoutes } from './routes';
 import { docsRouter } from './docs';
 import { trackingRouter } from './communications/tracking';
+import { WRITE_TRANSACTION } from '../db/transaction';
 
 export const BASE_PATH = '/backoffice/v1';
 
@@ -30,8 +31,10 @@ export interface AppDeps {
   jwtSecret: string;
   /** Starts and follows workflows (account termination). */
   workflows: Client;
-  /** Called after each successful write: the outbox dispatcher looks for the events it committed. */
+  /** Called after each successful write: the outbox dispatcher looks for the events and intents it committed. */
   afterWrite?: () => void;
+  /** Resolves once the outbox dispatcher performed what was committed before the call (RouteDef.waitForDispatch). */
+  dispatched?: () => Promise<void>;
   /** Extra readiness checks for /health (database, Temporal). */
   health: () => Promise<Record<string, { ok: boolean; detail?: string }>>;
 }
@@ -79,8 +82,17 @@ export function createApp(deps: AppDeps) {
 
 type Pipeline = { deps: AppDeps; authenticator: Authenticator; limiter: RateLimiter; idempotency: Idempotency };
 
-/** One transaction policy for every write: wait up to 10 s for a connection, run at most 30 s. */
-const TRANSACTION = { maxWait: 10_000, timeout: 30_000 };
+const TRANSACTION = WRITE_TRANSACTION;
+
+/** The longest a write waits for the start of the workflow it asked for (RouteDef.waitForDispatch). */
+const DISPATCH_WAIT_MS = 5_000;
+
+/** `work`, or nothing once `ms` passed (the work goes on). */
+async function bounded(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
 
 /**
  * auth → rate limit → strict input → validation → idempotency → prepare → handler (in one
@@ -149,7 +161,9 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
       result = await def.handler({ ctx: { ...base, db, sql }, params, query, body, prepared });
       if (scope) await p.idempotency.complete(scope, stored(result));
     }
-    if (def.method !== 'get') p.deps.afterWrite?.();
+    if (def.waitForDispatch && p.deps.dispatched) await bounded(p.deps.dispatched(), DISPATCH_WAIT_MS);
+    else if (def.method !== 'get') p.deps.afterWrite?.();
+    if (def.afterCommit) await def.afterCommit({ ctx: { ...base, db, sql }, params, query, body, prepared });
     if (p.deps.config.RESPONSE_VALIDATION) checkResponse(def, result);
   } catch (err) {
     if (scope) await settleKey(p, scope, err);

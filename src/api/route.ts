@@ -97,6 +97,18 @@ export interface RouteDef<
   /** A valid request body, shown in the OpenAPI document and used by the bad-input test. */
   example?: B extends Schema ? z.input<B> : never;
   handler: (input: HandlerInput<Out<P>, Out<Q>, Out<B>, Prep>) => Promise<z.input<R>>;
+  /**
+   * The write recorded a workflow intent whose start the answer should follow (the client may look
+   * at the workflow at once): after the commit the request waits for the outbox dispatcher's pass,
+   * at most DISPATCH_WAIT_MS (src/api/app.ts); later, the dispatcher's retries perform it all the same.
+   */
+  waitForDispatch?: boolean;
+  /**
+   * After the handler's transaction committed and the outbox dispatcher was kicked, holding no
+   * transaction: a request that must wait for the workflow its write asked for waits here (account
+   * termination). What it throws is the answer; a 5xx frees an Idempotency-Key for a retry.
+   */
+  afterCommit?: (input: HandlerInput<Out<P>, Out<Q>, Out<B>, Prep>) => Promise<void>;
 }
 
 /** Identity function that lets TypeScript infer handler input types from the schemas. */

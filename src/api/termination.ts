@@ -1,13 +1,15 @@
 // POST /accounts/{id}/life_cycle_state with TERMINATED: the refusals are answered at once; the
-// move itself is the account-termination workflow (docs/money.md), which this request starts,
-// or joins when it already runs, and waits for a bounded time.
-import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Client } from '@temporalio/client';
+// move itself is the account-termination workflow (docs/money.md). The request records its intent
+// in its transaction (src/temporal/intents.ts), and once that committed waits a bounded time for
+// the run the outbox dispatcher starts (or the one already running: the same workflow id).
+import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
-import type { TerminationInput } from '../activities/termination';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../domain/errors';
 import { ERROR_CODES, type ErrorCode } from '../domain/error-codes';
 import { planTermination } from '../domain/money/termination';
-import { searchAttributes } from '../search-attributes';
+import { recordIntent } from '../temporal/intents';
+import { terminationWorkflowId } from '../workflows/contracts';
 import { z } from 'zod';
 import { actorOf } from '../domain/audit';
 import { moveAccount } from '../domain/accounts/life-cycle';
@@ -18,41 +20,45 @@ import { idParams, idResponse, zId } from './validation';
 /** How long the request waits for the workflow before answering 503 (it completes later). */
 export const TERMINATION_WAIT_MS = 20_000;
 
-export const terminationWorkflowId = (accountId: string) => `account-termination:${accountId}`;
+/** How often the wait looks again for a run the dispatcher has not started yet. */
+const NOT_STARTED_POLL_MS = 100;
 
-export async function terminateAccount(client: Client, ctx: RequestContext, accountId: string, targetAccountId: string | undefined): Promise<{ id: string }> {
-  const plan = await planTermination(ctx.db, accountId, targetAccountId);
-  if (plan.done) return { id: accountId };
-  const input: TerminationInput = {
-    organisationId: ctx.organisationId, accountId, targetAccountId: targetAccountId!,
-    actor: { type: ctx.actor.type, id: ctx.actor.id, requestId: ctx.requestId },
-  };
+/** In the request's transaction: the workflow's intent. */
+async function recordTermination(ctx: RequestContext, accountId: string, targetAccountId: string): Promise<void> {
+  await recordIntent(ctx.sql, {
+    kind: 'start', workflow: 'accountTerminationWorkflow', workflowId: terminationWorkflowId(accountId),
+    input: { organisationId: ctx.organisationId, accountId, targetAccountId, actor: { type: ctx.actor.type, id: ctx.actor.id, requestId: ctx.requestId } },
+    search: { entityType: 'ACCOUNTS', entityId: accountId },
+  });
+}
+
+/** After the commit: the run's result, or 503 when it takes longer than TERMINATION_WAIT_MS. */
+export async function awaitTermination(client: Client, accountId: string): Promise<void> {
   const workflowId = terminationWorkflowId(accountId);
-  let handle;
-  try {
-    handle = await client.workflow.start('accountTerminationWorkflow', {
-      workflowId, taskQueue: ctx.config.TEMPORAL_TASK_QUEUE, args: [input],
-      typedSearchAttributes: searchAttributes({ organisationId: ctx.organisationId, entityType: 'ACCOUNTS', entityId: accountId }),
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    handle = client.workflow.getHandle(workflowId);
-  }
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<'waiting'>((resolve) => (timer = setTimeout(() => resolve('waiting'), TERMINATION_WAIT_MS)));
-  try {
-    const outcome = await Promise.race([handle.result().then(() => 'done' as const), waited]);
-    if (outcome === 'waiting') throw new AppError('UNAVAILABLE', `The termination is still running (workflow ${workflowId}); it completes on its own`);
-  } catch (err) {
-    // Ended from outside (the Temporal UI): the reconciler starts it again (docs/temporal-ui.md).
-    if (err instanceof WorkflowFailedError && (err.cause instanceof TerminatedFailure || err.cause instanceof CancelledFailure)) {
-      throw new AppError('UNAVAILABLE', `The termination was interrupted (workflow ${workflowId}); it is resumed and completes on its own`);
+  const deadline = Date.now() + TERMINATION_WAIT_MS;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new AppError('UNAVAILABLE', `The termination is still running (workflow ${workflowId}); it completes on its own`);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<'waiting'>((resolve) => (timer = setTimeout(() => resolve('waiting'), left)));
+    try {
+      const outcome = await Promise.race([client.workflow.getHandle(workflowId).result().then(() => 'done' as const), waited]);
+      if (outcome === 'done') return;
+    } catch (err) {
+      // Not started yet: the dispatcher performs the intent right after the commit.
+      if (err instanceof WorkflowNotFoundError) {
+        await sleep(NOT_STARTED_POLL_MS);
+        continue;
+      }
+      // Ended from outside (the Temporal UI): the reconciler starts it again (docs/temporal-ui.md).
+      if (err instanceof WorkflowFailedError && (err.cause instanceof TerminatedFailure || err.cause instanceof CancelledFailure)) {
+        throw new AppError('UNAVAILABLE', `The termination was interrupted (workflow ${workflowId}); it is resumed and completes on its own`);
+      }
+      throw refusalOf(err) ?? err;
+    } finally {
+      clearTimeout(timer);
     }
-    throw refusalOf(err) ?? err;
-  } finally {
-    clearTimeout(timer);
   }
-  return { id: accountId };
 }
 
 /** A refusal raised inside the workflow comes back as the same API error. */
@@ -70,8 +76,8 @@ const lifeCycleBody = z.strictObject({
 });
 
 /**
- * ACTIVE ⇄ SUSPENDED in the request's transaction; TERMINATED (final) through the workflow,
- * started from `prepare` so no transaction is held while it runs.
+ * ACTIVE ⇄ SUSPENDED in the request's transaction; TERMINATED (final) through the workflow, whose
+ * intent commits with the request and whose run is waited for after the commit (no transaction held).
  */
 export function accountLifeCycleRoute(deps: AppDeps): RouteDef {
   return route({
@@ -83,8 +89,14 @@ export function accountLifeCycleRoute(deps: AppDeps): RouteDef {
       'asking again joins the same workflow, and after it finished answers 200 without moving anything.',
     params: idParams, body: lifeCycleBody, response: idResponse, errors: [404, 409, 503],
     example: { life_cycle_state: 'TERMINATED', transfer_to_account_id: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10' },
+    // The refusals first, answered before anything is written; an account already TERMINATED needs no workflow.
     prepare: async ({ ctx, params, body }) =>
-      body.life_cycle_state === 'TERMINATED' ? terminateAccount(deps.workflows, ctx, params.id, body.transfer_to_account_id) : undefined,
-    handler: async ({ ctx, params, body, prepared }) => prepared ?? moveAccount(ctx.db, actorOf(ctx), params.id, body.life_cycle_state as 'ACTIVE' | 'SUSPENDED'),
+      body.life_cycle_state === 'TERMINATED' ? { terminate: !(await planTermination(ctx.db, params.id, body.transfer_to_account_id)).done } : undefined,
+    handler: async ({ ctx, params, body, prepared }) => {
+      if (body.life_cycle_state !== 'TERMINATED') return moveAccount(ctx.db, actorOf(ctx), params.id, body.life_cycle_state);
+      if (prepared?.terminate) await recordTermination(ctx, params.id, body.transfer_to_account_id!);
+      return { id: params.id };
+    },
+    afterCommit: async ({ params, prepared }) => (prepared?.terminate ? awaitTermination(deps.workflows, params.id) : undefined),
   });
 }

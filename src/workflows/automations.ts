@@ -1,25 +1,15 @@
 // The automation run (docs/automations.md "Runs"): one workflow per automation and event
-// (id automation-run:<automation id>:<event id>, started by src/outbox-dispatcher.ts). It takes
+// (id automation-run:<automation id>:<event id>, started by src/temporal/dispatcher.ts). It takes
 // the sequence as it was at the start, runs the actions in order, waits durably for approvals,
 // and stops at a rejection or a failed action.
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import { HEARTBEAT_TIMEOUT } from './heartbeat';
 import type { Activities } from '../activities';
-import type { AutomationRunInput, RunPlan, RunProgress, StepResult } from '../activities/automations';
+import type { RunPlan, RunProgress } from '../activities/automations';
+import type { ApprovalDecision, AutomationRunInput, AutomationRunResult } from './contracts';
 
-export interface ApprovalDecision {
-  recordId: string;
-  status: 'APPROVED' | 'REJECTED';
-}
-
-/** Sent by POST /adaptors/APPROVAL_REQUESTS/actions/REQUEST_APPROVAL/records/{id} after it commits the decision. */
+/** Asked for by POST /adaptors/APPROVAL_REQUESTS/actions/REQUEST_APPROVAL/records/{id} with the decision it commits (a signal intent). */
 export const approvalDecided = defineSignal<[ApprovalDecision]>('approvalDecided');
-
-export interface AutomationRunResult {
-  /** COMPLETED: every action ran or was skipped; STOPPED: a rejection or a failure ended it; GONE: the automation was deleted. */
-  status: 'COMPLETED' | 'STOPPED' | 'GONE';
-  steps: Array<{ actionId: string; adaptorAction: string } & StepResult>;
-}
 
 const { runAutomation, settleApproval } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',

@@ -3,7 +3,7 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import { HEARTBEAT_TIMEOUT } from './heartbeat';
 import type { Activities } from '../activities';
-import type { ReportRunRef } from '../activities/reports';
+import type { ReportRunOutcome, ReportRunRef } from './contracts';
 
 /** Attempts of the run's activity; a refusal is not retried at all. */
 const REPORT_RUN_ATTEMPTS = 5;
@@ -23,7 +23,7 @@ const settle = proxyActivities<Activities>({
  * One activity writes the file, mails it and marks the run SENT. When it is refused or its
  * last attempt fails, the run is marked FAILED with the reason.
  */
-export async function reportRunWorkflow(input: ReportRunRef): Promise<'SENT' | 'FAILED' | 'ALREADY_DONE'> {
+export async function reportRunWorkflow(input: ReportRunRef): Promise<ReportRunOutcome> {
   try {
     return await run.runReport(input);
   } catch (err) {

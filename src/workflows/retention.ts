@@ -10,13 +10,13 @@ const { purgeRetained } = proxyActivities<Activities>({
 });
 
 /** One kind after the other: never more than one retention statement at a time on the database. */
-const KINDS: RetentionKind[] = ['outboxEvents', 'webhookRequests', 'idempotencyRecords', 'refreshTokens'];
+const KINDS: RetentionKind[] = ['outboxEvents', 'workflowIntents', 'webhookRequests', 'idempotencyRecords', 'refreshTokens'];
 
 /** Calls per kind per run (a minute of deleting each); a larger backlog goes on in the next run. */
 const CALLS_PER_KIND = 60;
 
 /**
- * Daily (the Schedule `retention`, src/domain/retention/schedule.ts): deletes finished rows past
+ * Daily (the Schedule `retention`, src/temporal/schedules.ts): deletes finished rows past
  * their periods (docs/operations.md "Retention"). Answers how many rows of each kind went.
  */
 export async function retentionWorkflow(): Promise<Record<RetentionKind, number>> {

@@ -10,7 +10,7 @@ import { openDatabase, type Database } from '../../src/db/client';
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { newId } from '../../src/domain/ids';
 import { createLogger } from '../../src/log';
-import { OutboxDispatcher } from '../../src/outbox-dispatcher';
+import { OutboxDispatcher } from '../../src/temporal/dispatcher';
 import { testState } from '../support/state';
 import { createTenant } from '../support/tenants';
 import { caller, eventually } from './helpers';

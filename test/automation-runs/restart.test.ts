@@ -1,8 +1,8 @@
 // Killing the service loses no event and repeats no effect (docs/automations.md "Dispatch"):
 // an event committed while no dispatcher ran is dispatched after the restart, once; an event
-// dispatched again (its marking lost) does not run an automation twice; a webhook request whose
-// delivery never started is delivered after the restart; an approval waits across a SIGKILL and
-// its decision, made after the restart, continues the run.
+// dispatched again (its marking lost) does not run an automation twice; a webhook request
+// committed with its delivery's intent while no dispatcher ran is delivered after the restart,
+// once; an approval waits across a SIGKILL and its decision, made after the restart, continues the run.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,9 @@ import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
 import { createPrismaClient, type Db } from '../../src/db/client';
 import type { DatabaseInfo } from '../../src/db/embedded';
+import { txSql } from '../../src/db/sql';
+import { loadConfig } from '../../src/config';
+import { recordWebhookDelivery } from '../../src/temporal/starters';
 import { api, serviceCa } from '../support/api';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
@@ -104,15 +107,24 @@ test('events survive kills: dispatched after a restart once, never run twice; an
     return page.content.find((r: any) => r.status === 'PENDING');
   }, 20_000, 'the PENDING approval');
   expect(from(approved)).toEqual([]);
-  // A request committed whose delivery never started (the process died in between): the
-  // restart starts every PENDING request's delivery.
+  // A request committed with its delivery's intent, and the process dies before any dispatcher
+  // performed it: the restart delivers it, once.
+  await restart(false);
   const delivered = await db!.webhookRequest.findFirstOrThrow({ where: { automationId: direct } });
   const { id: _id, createdAt: _c, updatedAt: _u, completedAt: _d, responseStatus: _s, responseBody: _b, body: _body, ...copy } = delivered;
-  const orphan = await db!.webhookRequest.create({
-    data: { ...copy, id: randomUUID(), state: 'PENDING', retries: 0, causeKey: `orphan:${contact}`, body: { type: 'ORPHAN', data: { orphan: contact } } },
+  const orphan = await db!.$transaction(async (tx) => {
+    const row = await tx.webhookRequest.create({
+      data: { ...copy, id: randomUUID(), state: 'PENDING', retries: 0, causeKey: `orphan:${contact}`, body: { type: 'ORPHAN', data: { orphan: contact } } },
+    });
+    await recordWebhookDelivery(txSql(tx, row.organisationId), loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,1s' }), row.organisationId, row.id, { automationId: direct });
+    return row;
   });
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(receiver.received.some((r) => json(r).data.orphan === contact)).toBe(false);
   await restart(true);
   await eventually(async () => receiver.received.some((r) => json(r).data.orphan === contact), 30_000, 'the orphaned request after the restart');
+  await new Promise((r) => setTimeout(r, 1000));
+  expect(receiver.received.filter((r) => json(r).data.orphan === contact)).toHaveLength(1);
   expect((await eventually(async () => {
     const row = await db!.webhookRequest.findUniqueOrThrow({ where: { id: orphan.id } });
     return row.state === 'SUCCESS' && row;

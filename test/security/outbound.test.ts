@@ -13,7 +13,8 @@ import type { Db, Tx } from '../../src/db/client';
 import { scopedClient } from '../../src/db/tenancy';
 import { newId } from '../../src/domain/ids';
 import { createWebhookRequest } from '../../src/domain/webhooks/requests';
-import { startWebhookDelivery } from '../../src/webhook-workflows';
+import { txSql } from '../../src/db/sql';
+import { recordWebhookDelivery } from '../../src/temporal/starters';
 import { createContact, eventually, settled as communicationSettled } from '../communications/helpers';
 import { createId, expectError, openDatabase } from '../money/helpers';
 import { api } from '../support/api';
@@ -103,7 +104,7 @@ async function webhookTest(webhookId: string) {
 /** A webhook request as an automation makes one, delivered by its workflow, settled. */
 async function webhookAttempt(webhookId: string) {
   const made = await createWebhookRequest(db(), t.organisationId, { webhookId, type: 'REGISTER_CONTACT', data: { contact: { id: contactId } }, causeKey: `outbound:${newId()}` });
-  await startWebhookDelivery(temporal, loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,1s' }), t.organisationId, made.id);
+  await recordWebhookDelivery(txSql(db(), t.organisationId), loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,1s' }), t.organisationId, made.id);
   return requestSettled(made.id);
 }
 

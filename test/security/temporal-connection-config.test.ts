@@ -1,12 +1,12 @@
 // Temporal connection security from configuration (docs/security.md "Workflows and personal
-// data"; README "Configuration"): the checks of src/config.ts and the options src/temporal.ts and
-// src/worker.ts connect with. The embedded Temporal server speaks no TLS, so TLS itself is proven
+// data"; README "Configuration"): the checks of src/config.ts and the options src/temporal/runtime.ts and
+// src/temporal/worker.ts connect with. The embedded Temporal server speaks no TLS, so TLS itself is proven
 // against a real cluster only; this file proves what the service makes of the variables.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
-import { temporalConnectionOptions } from '../../src/temporal-connection';
+import { temporalConnectionOptions } from '../../src/temporal/connection';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'temporal-tls-'));
 const pem = (name: string, kind: string) => {

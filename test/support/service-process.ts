@@ -59,11 +59,11 @@ export async function startServiceProcess(env: NodeJS.ProcessEnv, timeoutMs = 12
 export type WorkerProcess = Omit<ServiceProcess, 'url' | 'temporalAddress'>;
 
 /**
- * Starts `src/worker.ts` (what `npm run worker` runs) and waits until it polls. Its readiness is
+ * Starts `src/temporal/worker.ts` (what `npm run worker` runs) and waits until it polls. Its readiness is
  * an info line, so the worker logs at info whatever `env` says.
  */
 export async function startWorkerProcess(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<WorkerProcess> {
-  const { match: _match, ...worker } = await startNodeProcess('src/worker.ts', { ...env, LOG_LEVEL: 'info' }, /"msg":"worker started"/, 'worker', timeoutMs);
+  const { match: _match, ...worker } = await startNodeProcess('src/temporal/worker.ts', { ...env, LOG_LEVEL: 'info' }, /"msg":"worker started"/, 'worker', timeoutMs);
   return worker;
 }
 

@@ -2,7 +2,7 @@
 // schedule exists (and ensuring it again repairs it), and a run expires what is past valid_to exactly once.
 import { Client, Connection, ScheduleOverlapPolicy } from '@temporalio/client';
 import pino from 'pino';
-import { ensureRecurringSchedules } from '../../src/schedules';
+import { ensureRecurringSchedules } from '../../src/temporal/schedules';
 import type { Db } from '../../src/db/client';
 import { openDatabase } from '../money/helpers';
 import { testState } from '../support/state';

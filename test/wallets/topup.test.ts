@@ -1,6 +1,7 @@
 // Auto top-up (docs/money.md "Auto top-up"): a debit under the threshold starts the top-up
-// workflow on the service's worker, which charges the test gateway and credits the wallet once.
-import { Client, Connection } from '@temporalio/client';
+// workflow (its intent commits with the debit) on the service's worker, which charges the test
+// gateway and credits the wallet once.
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import type { Db } from '../../src/db/client';
 import { openDatabase } from '../money/helpers';
 import { testState } from '../support/state';
@@ -24,7 +25,17 @@ afterAll(async () => {
   await db?.$disconnect();
 });
 
-const outcome = (debitId: string) => client.workflow.getHandle(`wallet-topup:${debitId}`).result();
+/** The top-up's result; the outbox dispatcher starts it right after the debit's commit, which the answer may precede. */
+async function outcome(debitId: string): Promise<unknown> {
+  const handle = client.workflow.getHandle(`wallet-topup:${debitId}`);
+  for (const until = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 50))) {
+    try {
+      return await handle.result();
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError) || Date.now() > until) throw err;
+    }
+  }
+}
 
 test('a debit that leaves the balance under the threshold tops the wallet up once; one above it does not', async () => {
   const key = tenant.secretKey;

@@ -8,7 +8,9 @@ import type { Db, Tx } from '../../src/db/client';
 import { scopedClient } from '../../src/db/tenancy';
 import { newId } from '../../src/domain/ids';
 import { createWebhookRequest } from '../../src/domain/webhooks/requests';
-import { startWebhookDelivery, webhookRequestWorkflowId } from '../../src/webhook-workflows';
+import { txSql } from '../../src/db/sql';
+import { recordWebhookDelivery } from '../../src/temporal/starters';
+import { webhookRequestWorkflowId } from '../../src/workflows/contracts';
 import { eventually } from '../communications/helpers';
 import { openDatabase } from '../money/helpers';
 import { api } from '../support/api';
@@ -164,7 +166,7 @@ test('no active secret: nothing is sent unsigned, the attempts fail with the rea
   expect(r.received).toHaveLength(0);
 });
 
-test('startWebhookDelivery: the workflow is found by type and search attributes; a repeat is a no-op; a deleted webhook fails at once', async () => {
+test('a delivery intent: the workflow is found by type and search attributes; a repeated intent is a no-op; a deleted webhook fails at once', async () => {
   const r = await receiver();
   const config = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,1s' });
   const { id } = await webhook(r.url);
@@ -176,8 +178,9 @@ test('startWebhookDelivery: the workflow is found by type and search attributes;
     automation: { id: automationId, name: 'Welcome' }, entity: { type: 'CONTACT', id: entityId, reference: 'C-9' }, callId: newId(),
   });
   const refs = { automationId, entityType: 'CONTACT', entityId };
-  await startWebhookDelivery(client, config, t.organisationId, made.id, refs);
-  await startWebhookDelivery(client, config, t.organisationId, made.id, refs);
+  // Performed by the service's outbox dispatcher (its sweep: nothing kicks it from here).
+  await recordWebhookDelivery(txSql(tx, t.organisationId), config, t.organisationId, made.id, refs);
+  await recordWebhookDelivery(txSql(tx, t.organisationId), config, t.organisationId, made.id, refs);
   const done = await settled(made.id);
   expect(done).toMatchObject({ state: 'SUCCESS', automation: { id: automationId, name: 'Welcome' }, entity: { type: 'CONTACT', id: entityId, reference: 'C-9' } });
   expect(r.received).toHaveLength(1);
@@ -201,7 +204,7 @@ test('startWebhookDelivery: the workflow is found by type and search attributes;
   // A request whose webhook is gone fails at its first attempt, keeping the webhook's name.
   const orphan = await createWebhookRequest(tx, t.organisationId, { webhookId: id, type: 'REGISTER_CONTACT', data: {}, causeKey: `orphan:${newId()}` });
   await api('DELETE', `/webhooks/${id}`, { key: t.secretKey });
-  await startWebhookDelivery(client, config, t.organisationId, orphan.id);
+  await recordWebhookDelivery(txSql(tx, t.organisationId), config, t.organisationId, orphan.id);
   const gone = await settled(orphan.id);
   expect(gone).toMatchObject({ state: 'FAILED', retries: 0, webhook: { id: null, name: 'Receiver' } });
   expect(gone.attempts.map((x: { error: string }) => x.error)).toEqual(['the webhook was deleted']);

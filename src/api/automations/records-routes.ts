@@ -1,12 +1,10 @@
 // Adaptor action records (spec 2.8, 4.6): listed and read per adaptor action, and one attribute
-// changed. Deciding an approval commits first, then signals the run's workflow.
-import { WorkflowNotFoundError } from '@temporalio/client';
-import type { Db } from '../../db/client';
+// changed. Deciding an approval records the signal to the run's workflow in the same transaction.
 import { actorOf } from '../../domain/audit';
 import { findAction, findAdaptor } from '../../domain/automations/catalogue';
 import { changeRecord, getRecord, listRecords, presentRecord, type RecordScope } from '../../domain/automations/records';
 import { invalid, notFound } from '../../domain/errors';
-import { approvalDecided } from '../../workflows/automations';
+import { recordIntent } from '../../temporal/intents';
 import type { AppDeps } from '../app';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
@@ -57,30 +55,19 @@ export function recordRoutes(deps: AppDeps): RouteDef[] {
         'the waiting automation run continues. key notes (any record): free text up to 2000 characters, replacing the notes. Any other key: 400.',
       params: recordItemParams, body: recordChangeBody, response: idResponse, errors: [404, 409],
       example: { key: 'status', value: 'APPROVED' },
-      transaction: false,
+      // The answer follows the workflow's start (or signal): a client may look at it at once.
+      waitForDispatch: true,
       handler: async ({ ctx, params, body }) => {
-        const scope = scopeOf(params);
-        const { decision } = await (ctx.db as unknown as Db).$transaction(
-          (tx) => changeRecord(tx, actorOf(ctx), scope, params.record_id, body.key, body.value),
-          { maxWait: 10_000, timeout: 30_000 },
-        );
-        if (decision) await signalDecision(deps, decision.workflowId, params.record_id, decision.status);
+        const { decision } = await changeRecord(ctx.db, actorOf(ctx), scopeOf(params), params.record_id, body.key, body.value);
+        // The database is the truth: the run re-reads the record when its wait ends, so a signal
+        // that finds the run gone (the dispatcher counts that as done) loses nothing.
+        if (decision) {
+          await recordIntent(ctx.sql, {
+            kind: 'signal', workflowId: decision.workflowId, signal: 'approvalDecided', signalArgs: [{ recordId: params.record_id, status: decision.status }],
+          });
+        }
         return { id: params.record_id };
       },
     }),
   ];
-}
-
-/**
- * The decision is committed: the database is the truth, and the run workflow re-reads the
- * record when its wait ends. So a failed signal is logged, never the caller's error (a retry
- * would only meet 409).
- */
-async function signalDecision(deps: AppDeps, workflowId: string, recordId: string, status: 'APPROVED' | 'REJECTED'): Promise<void> {
-  try {
-    await deps.workflows.workflow.getHandle(workflowId).signal(approvalDecided, { recordId, status });
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) deps.log.info({ workflowId, recordId }, 'approval decided after its run ended');
-    else deps.log.warn({ err, workflowId, recordId }, 'approval decision not signalled; the run re-reads it when its wait ends');
-  }
 }

@@ -1,9 +1,8 @@
 // Communication plans (spec 2.10, 4.7; issue 9 part 4). Decisions: docs/communications.md "Plans".
-// Each write commits first, then tells the plan workflow (src/plan-workflows.ts).
-import type { Db } from '../../db/client';
+// Each write records the plan workflow's news in its transaction (src/temporal/starters.ts).
 import { actorOf } from '../../domain/audit';
 import { createPlan, deletePlan, getPlan, listPlans, updatePlan, type PlanState } from '../../domain/communications/plans';
-import { notifyPlanWorkflow } from '../../plan-workflows';
+import { recordPlanChange } from '../../temporal/starters';
 import type { AppDeps } from '../app';
 import { COMMUNICATIONS_TAG as TAG, publicRead, publicWrite } from '../integrations/routes';
 import { contentPage, listArgs } from '../lists';
@@ -19,8 +18,7 @@ const SCHEDULE_NOTE =
   'service was down are sent once, as the latest. PUT signals the workflow; DRAFT or DELETE ends it.';
 
 export function planRoutes(deps: AppDeps): RouteDef[] {
-  const notify = (ctx: RequestContext, planId: string, state: PlanState | 'DELETED') =>
-    notifyPlanWorkflow(deps.workflows, ctx.config.TEMPORAL_TASK_QUEUE, ctx.organisationId, planId, state);
+  const notify = (ctx: RequestContext, planId: string, state: PlanState | 'DELETED') => recordPlanChange(ctx.sql, ctx.organisationId, planId, state);
   return [
     route({
       method: 'post', path: '/communication_plans', operationId: 'createCommunicationPlan', tag: TAG, auth: publicWrite,
@@ -31,9 +29,10 @@ export function planRoutes(deps: AppDeps): RouteDef[] {
         segments: ['0b7c1f9e-3f0e-4b8e-9a51-6d2f4c7e8a10'], life_cycle_state: 'POSTED',
         contents: [{ language: 'eng', subject: 'This week, {{contact.first_name}}', plain_content: 'Dear {{contact.first_name}}, ...' }],
       },
-      transaction: false,
+      // The answer follows the workflow's start (or signal): a client may look at it at once.
+      waitForDispatch: true,
       handler: async ({ ctx, body }) => {
-        const { id, state } = await (ctx.db as unknown as Db).$transaction((tx) => createPlan(tx, actorOf(ctx), body), { maxWait: 10_000, timeout: 30_000 });
+        const { id, state } = await createPlan(ctx.db, actorOf(ctx), body);
         if (state === 'POSTED') await notify(ctx, id, state);
         return { id };
       },
@@ -58,9 +57,10 @@ export function planRoutes(deps: AppDeps): RouteDef[] {
       description: `Partial: only the fields given change; arrays given replace the stored ones. A move to POSTED, or a new frequency, start_date or end_date while POSTED, counts ticks from now. ${SCHEDULE_NOTE}`,
       params: idParams, body: planUpdateBody, response: idResponse, errors: [404, 503],
       example: { frequency: '*/30 * * * *' },
-      transaction: false,
+      // The answer follows the workflow's start (or signal): a client may look at it at once.
+      waitForDispatch: true,
       handler: async ({ ctx, params, body }) => {
-        const { state } = await (ctx.db as unknown as Db).$transaction((tx) => updatePlan(tx, actorOf(ctx), params.id, body), { maxWait: 10_000, timeout: 30_000 });
+        const { state } = await updatePlan(ctx.db, actorOf(ctx), params.id, body);
         await notify(ctx, params.id, state);
         return { id: params.id };
       },
@@ -70,9 +70,10 @@ export function planRoutes(deps: AppDeps): RouteDef[] {
       summary: 'Delete a communication plan',
       description: 'Ends its workflow. Its communications stay (history), no longer linked; those of a tick not yet sent become FAILED.',
       params: idParams, response: idResponse, errors: [404, 503],
-      transaction: false,
+      // The answer follows the workflow's start (or signal): a client may look at it at once.
+      waitForDispatch: true,
       handler: async ({ ctx, params }) => {
-        await (ctx.db as unknown as Db).$transaction((tx) => deletePlan(tx, actorOf(ctx), params.id), { maxWait: 10_000, timeout: 30_000 });
+        await deletePlan(ctx.db, actorOf(ctx), params.id);
         await notify(ctx, params.id, 'DELETED');
         return { id: params.id };
       },

@@ -1,9 +1,8 @@
 // Communications (spec 2.10, 4.7; issue 9 part 3). Decisions: docs/communications.md "Communications".
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { Db } from '../../db/client';
 import { actorOf } from '../../domain/audit';
-import { searchAttributes } from '../../search-attributes';
-import { archiveCommunication, communicationWorkflowId, createCommunication, getCommunication, listCommunications } from '../../domain/communications/communications';
+import { recordIntent } from '../../temporal/intents';
+import { communicationWorkflowId } from '../../workflows/contracts';
+import { archiveCommunication, createCommunication, getCommunication, listCommunications } from '../../domain/communications/communications';
 import type { AppDeps } from '../app';
 import { COMMUNICATIONS_TAG as TAG, communicationsWrite, publicRead, publicWrite } from '../integrations/routes';
 import { contentPage, listArgs } from '../lists';
@@ -25,18 +24,15 @@ export function communicationRoutes(deps: AppDeps): RouteDef[] {
         'template_id: its content in language, else the contact\'s preferred language, else its first content, rendered for the contact; otherwise content is required.',
       body: communicationCreateBody, response: idResponse, errors: [404, 409, 503],
       example: { name: 'Welcome', contact_id: 'C-1001', channel: 'EMAIL', recipient: 'alice@example.com', subject: 'Welcome', content: 'Dear Alice, welcome.' },
-      // Committed before the workflow starts, so the workflow always finds its row.
-      transaction: false,
+      // The answer follows the workflow's start (or signal): a client may look at it at once.
+      waitForDispatch: true,
       handler: async ({ ctx, body }) => {
-        const { id } = await (ctx.db as unknown as Db).$transaction((tx) => createCommunication(tx, actorOf(ctx), body), { maxWait: 10_000, timeout: 30_000 });
-        try {
-          await deps.workflows.workflow.start('communicationSendWorkflow', {
-            workflowId: communicationWorkflowId(id), taskQueue: ctx.config.TEMPORAL_TASK_QUEUE, args: [{ organisationId: ctx.organisationId, communicationId: id }],
-            typedSearchAttributes: searchAttributes({ organisationId: ctx.organisationId, entityType: 'COMMUNICATIONS', entityId: id }),
-          });
-        } catch (err) {
-          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-        }
+        const { id } = await createCommunication(ctx.db, actorOf(ctx), body);
+        // Started by the dispatcher once this commits, so the workflow always finds its row.
+        await recordIntent(ctx.sql, {
+          kind: 'start', workflow: 'communicationSendWorkflow', workflowId: communicationWorkflowId(id),
+          input: { organisationId: ctx.organisationId, communicationId: id }, search: { entityType: 'COMMUNICATIONS', entityId: id },
+        });
         return { id };
       },
     }),

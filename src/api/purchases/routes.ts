@@ -38,7 +38,7 @@ export function purchaseRoutes(deps: AppDeps): RouteDef[] {
       description: 'The contact by `contact_id` (id or code) or `cim`. 409 ALREADY_EXISTS on a reference_number used before (nothing is awarded twice); 409 SPENDING_BLOCKED, INSUFFICIENT_BALANCE, LIMIT_EXCEEDED on the spend.',
       body: purchaseBody, response: purchaseResponse, errors: [404, 409], transaction: 'sql', example: EXAMPLE, secretFields: ['vouchers'],
       handler: async ({ ctx, body }) => {
-        const posted = await postPurchase(moneyContext(deps, ctx), body);
+        const posted = await postPurchase(moneyContext(ctx), body);
         return { id: posted.id, ...issuedVouchers(posted) };
       },
     }),
@@ -47,7 +47,7 @@ export function purchaseRoutes(deps: AppDeps): RouteDef[] {
       summary: 'Cancel a posted purchase',
       description: 'Voids every wallet transaction of the purchase with compensating entries; an award already spent takes the wallet below zero (docs/loyalty.md). 409 PURCHASE_CANCELLED the second time.',
       params: purchaseParams, response: idResponse, errors: [404, 409], transaction: 'sql',
-      handler: ({ ctx, params }) => cancelPurchase(moneyContext(deps, ctx), params.id),
+      handler: ({ ctx, params }) => cancelPurchase(moneyContext(ctx), params.id),
     }),
     route({
       method: 'get', path: '/purchases', operationId: 'listPurchases', tag: TAG, auth: read,
@@ -65,7 +65,7 @@ export function purchaseRoutes(deps: AppDeps): RouteDef[] {
       description: "Reverses the return's share of the awards and gives back its share of the spend. 200 `{id}` of the purchase, or 200 without a body when the contact has no purchase of that reference. 409 RETURN_EXCEEDS_PURCHASE, PURCHASE_CANCELLED.",
       body: returnBody, response: idResponse.optional(), errors: [404, 409], transaction: 'sql',
       example: { contact_id: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10', reference_number: 'POS-2026-000123', amount: 5 },
-      handler: async ({ ctx, body }) => (await returnPurchase(moneyContext(deps, ctx), body)) ?? undefined,
+      handler: async ({ ctx, body }) => (await returnPurchase(moneyContext(ctx), body)) ?? undefined,
     }),
     route({
       method: 'post', path: '/events', operationId: 'submitEvent', tag: TAG, auth: write,
@@ -77,7 +77,7 @@ export function purchaseRoutes(deps: AppDeps): RouteDef[] {
         if (body.type.toUpperCase() !== 'PURCHASE') throw invalid('type', `Event type ${body.type} is not supported; supported: PURCHASE`);
         if (!body.purchase) throw invalid('purchase', 'A PURCHASE event carries the purchase');
         const submittedOn = nowSeconds();
-        const posted = await postPurchase(moneyContext(deps, ctx), body.purchase, submittedOn);
+        const posted = await postPurchase(moneyContext(ctx), body.purchase, submittedOn);
         return presentPurchaseEvent(posted, await purchaseFacts(ctx.sql, posted), submittedOn);
       },
     }),

@@ -1,13 +1,12 @@
 // Reports (spec 2.13, 4.9; docs/reports.md): the catalogue, the preview, runs mailed as CSV or PDF.
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { Db } from '../../db/client';
 import { actorOf } from '../../domain/audit';
 import { invalid } from '../../domain/errors';
 import { reportDef, reportDefs } from '../../domain/reports/catalogue';
 import { PREVIEW_COLUMNS, PREVIEW_ROWS, previewReport } from '../../domain/reports/preview';
 import { compileReport } from '../../domain/reports/query';
-import { createReportRun, getReportRun, listReportRuns, reportRecipient, reportRunWorkflowId } from '../../domain/reports/runs';
-import { searchAttributes } from '../../search-attributes';
+import { createReportRun, getReportRun, listReportRuns, reportRecipient } from '../../domain/reports/runs';
+import { reportRunWorkflowId } from '../../workflows/contracts';
+import { recordIntent } from '../../temporal/intents';
 import type { AppDeps } from '../app';
 import { contentPage, listArgs } from '../lists';
 import { fromZod } from '../middleware/errors';
@@ -85,21 +84,18 @@ export function reportRoutes(deps: AppDeps): RouteDef[] {
         '409 REPORT_RECIPIENT_MISSING when that user has no e-mail address. Follow the run with GET /reports/{id}/runs/{run_id}.',
       params: reportParams, body: reportRunBody, response: idResponse, errors: [404, 409],
       example: { format: 'CSV', ...EXAMPLE },
-      // Committed before the workflow starts, so the workflow always finds its row.
-      transaction: false,
+      // The answer follows the workflow's start (or signal): a client may look at it at once.
+      waitForDispatch: true,
       handler: async ({ ctx, params, body }) => {
         // The body's 400s come before anything is written (the time zone changes no check).
         compileReport(reportDef(params.id), body, { dates: 'local', timeZone: 'UTC' });
         const recipient = await reportRecipient(ctx.db, ctx.actor);
-        const run = await (ctx.db as unknown as Db).$transaction((tx) => createReportRun(tx, actorOf(ctx), params.id, body, recipient), { maxWait: 10_000, timeout: 30_000 });
-        try {
-          await deps.workflows.workflow.start('reportRunWorkflow', {
-            workflowId: reportRunWorkflowId(run.id), taskQueue: ctx.config.TEMPORAL_TASK_QUEUE, args: [{ organisationId: ctx.organisationId, runId: run.id }],
-            typedSearchAttributes: searchAttributes({ organisationId: ctx.organisationId, entityType: 'REPORT_RUNS', entityId: run.id }),
-          });
-        } catch (err) {
-          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-        }
+        const run = await createReportRun(ctx.db, actorOf(ctx), params.id, body, recipient);
+        // Started by the dispatcher once this commits, so the workflow always finds its row.
+        await recordIntent(ctx.sql, {
+          kind: 'start', workflow: 'reportRunWorkflow', workflowId: reportRunWorkflowId(run.id),
+          input: { organisationId: ctx.organisationId, runId: run.id }, search: { entityType: 'REPORT_RUNS', entityId: run.id },
+        });
         return { id: run.id };
       },
     }),

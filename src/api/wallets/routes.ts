@@ -24,7 +24,7 @@ const read = { scope: 'wallets:read' } as const;
 const write = { scope: 'wallets:write' } as const;
 
 export function walletRoutes(deps: AppDeps): RouteDef[] {
-  const money = (ctx: RequestContext) => moneyContext(deps, ctx);
+  const money = (ctx: RequestContext) => moneyContext(ctx);
 
   return [
     route({

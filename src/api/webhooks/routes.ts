@@ -1,11 +1,10 @@
 // Webhooks and their request log (spec 2.9, 4.6, part 6). Decisions: docs/webhooks.md.
-import type { Db } from '../../db/client';
 import { actorOf } from '../../domain/audit';
 import { endOfSecond } from '../../domain/clock';
 import { newId } from '../../domain/ids';
 import { createWebhookRequest, getWebhookRequest, listWebhookRequests } from '../../domain/webhooks/requests';
 import { checkWebhookEndpoint, createWebhook, deleteWebhook, getWebhook, getWebhookRow, listWebhooks, rotateWebhookSecret, updateWebhook } from '../../domain/webhooks/webhooks';
-import { startWebhookDelivery } from '../../webhook-workflows';
+import { recordWebhookDelivery } from '../../temporal/starters';
 import type { AppDeps } from '../app';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
@@ -104,15 +103,14 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       summary: 'Send a test request',
       description: 'Makes a webhook request of type WEBHOOK_TEST with data {webhook_id} and delivers it like any other (signature, auth, retry schedule). Answers the request id: follow it with GET /webhook_requests/{id}.',
       params: idParams, response: idResponse, errors: [404],
-      // Committed before the workflow starts, so the workflow always finds its row.
-      transaction: false,
+      // The answer follows the workflow's start (or signal): a client may look at it at once.
+      waitForDispatch: true,
       handler: async ({ ctx, params }) => {
         const input = { webhookId: params.id, type: 'WEBHOOK_TEST', data: { webhook_id: params.id }, causeKey: `test:${newId()}` };
-        const { id } = await (ctx.db as unknown as Db).$transaction(async (tx) => {
-          await getWebhookRow(tx, ctx.organisationId, params.id); // the path's webhook: 404 without an attribute
-          return createWebhookRequest(tx, ctx.organisationId, input);
-        }, { maxWait: 10_000, timeout: 30_000 });
-        await startWebhookDelivery(deps.workflows, ctx.config, ctx.organisationId, id);
+        await getWebhookRow(ctx.db, ctx.organisationId, params.id); // the path's webhook: 404 without an attribute
+        const { id } = await createWebhookRequest(ctx.db, ctx.organisationId, input);
+        // Started by the dispatcher once this commits, so the workflow always finds its row.
+        await recordWebhookDelivery(ctx.sql, ctx.config, ctx.organisationId, id);
         return { id };
       },
     }),

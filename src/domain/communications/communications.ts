@@ -25,9 +25,6 @@ export interface CommunicationFilter {
   isArchived?: boolean;
 }
 
-/** The send workflow of one communication (started after the row commits). */
-export const communicationWorkflowId = (id: string) => `communication:${id}`;
-
 /** The contact's display name: company name, else first and last name (as segments list them). */
 export function contactName(c: { companyName: string | null; firstName: string | null; lastName: string | null }): string | null {
   return c.companyName ?? ([c.firstName, c.lastName].filter(Boolean).join(' ') || null);

@@ -19,8 +19,8 @@ SELECT $2::uuid, $1::uuid, $3, $4, $5::uuid, $6::jsonb || ${contactSnapshotSql(`
 
 /**
  * Records an event in the same transaction as the change that caused it (transactional
- * outbox): if the change commits, the event exists; the dispatcher (src/outbox-dispatcher.ts)
- * then starts the automations' workflows.
+ * outbox): if the change commits, the event exists; the dispatcher (src/temporal/dispatcher.ts)
+ * then fans it out into the automations' runs.
  */
 export async function recordEvent(tx: Tx, event: DomainEvent): Promise<string> {
   const id = newId();

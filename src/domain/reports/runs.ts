@@ -9,8 +9,6 @@ import type { ReportRunInput } from './types';
 
 export type RunState = 'PENDING' | 'RUNNING' | 'SENT' | 'FAILED';
 
-export const reportRunWorkflowId = (runId: string) => `report-run:${runId}`;
-
 /**
  * Where the report goes: the e-mail address of the user who ran it, or for an API key, of the
  * user who created the key (`created_by` = `user:<id>`). Keys made by the admin command line or

@@ -10,7 +10,7 @@ import type { RetentionSettings } from './settings';
 /** Rows per statement: a few hundred milliseconds of work on PostgreSQL, short locks. */
 export const RETENTION_BATCH = 5000;
 
-export const RETENTION_KINDS = ['outboxEvents', 'webhookRequests', 'idempotencyRecords', 'refreshTokens'] as const;
+export const RETENTION_KINDS = ['outboxEvents', 'workflowIntents', 'webhookRequests', 'idempotencyRecords', 'refreshTokens'] as const;
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 
 /** Each kind: its statement ($1 the period, $2 the batch size) and the setting giving the period. */
@@ -25,6 +25,15 @@ const PURGES: Record<RetentionKind, { setting: keyof RetentionSettings; statemen
         AND NOT EXISTS (SELECT 1 FROM adaptor_action_records r
           WHERE r.event_id = e.id AND (r.status = 'PENDING' OR r.updated_at >= now() - make_interval(days => $1)))
       LIMIT $2 FOR UPDATE OF e SKIP LOCKED)`,
+  },
+  // Performed intents (src/temporal/intents.ts): the workflow they started or signalled keeps its
+  // own history; the row only says when it was asked for. An intent not yet performed is never deleted.
+  workflowIntents: {
+    setting: 'RETENTION_OUTBOX_DAYS',
+    statement: `DELETE FROM workflow_intents WHERE id IN (
+      SELECT id FROM workflow_intents
+      WHERE dispatched_at < now() - make_interval(days => $1)
+      LIMIT $2 FOR UPDATE SKIP LOCKED)`,
   },
   // SUCCESS or FAILED (completed_at is set exactly then); a PENDING one is still being delivered.
   // Its attempts go with it (ON DELETE CASCADE), in the same statement.

@@ -1,6 +1,6 @@
 // Webhook requests (spec 2.9 request record, part 6; docs/webhooks.md): one row per thing to
-// send, written in the transaction of its cause, then delivered by its workflow
-// (src/webhook-workflows.ts). The body is fixed at creation: every attempt sends the same one.
+// send, written in the transaction of its cause with its delivery's intent, then delivered by its
+// workflow (src/temporal/starters.ts). The body is fixed at creation: every attempt sends the same one.
 import type { Prisma, Tx, WebhookAttempt, WebhookRequest } from '../../db/client';
 import { newId } from '../ids';
 import type { ListArgs, ListPage } from '../lists';
@@ -29,8 +29,8 @@ export interface WebhookBody {
 
 /**
  * Writes the request PENDING with a snapshot of the webhook (name, method, url, auth kind) and
- * its body; the same causeKey again answers the first request (`created: false`). Start its
- * delivery after the transaction commits: startWebhookDelivery (src/webhook-workflows.ts).
+ * its body; the same causeKey again answers the first request (`created: false`). Its delivery:
+ * recordWebhookDelivery (src/temporal/starters.ts) in the same transaction.
  */
 export async function createWebhookRequest(tx: Tx, organisationId: string, input: WebhookRequestInput): Promise<{ id: string; created: boolean }> {
   const webhook = await getWebhookRow(tx, organisationId, input.webhookId, 'webhook_id');

@@ -32,12 +32,13 @@ WHERE t.organisation_id = $1 AND t.id = $2::uuid`;
 export type TopupPlan = { walletId: string; amount: string; currencyCode: string; paymentMethod: string; paymentMethodId: string | null } | null;
 
 /**
- * What the top-up caused by this debit should charge, or null: the debit never committed, the
- * wallet has no auto top-up any more, is cancelled, or is no longer under the threshold.
+ * What the top-up caused by this debit should charge, or null: the debit is not there (its
+ * intent commits with it, so only a top-up of a debit since voided or purged), the wallet has no
+ * auto top-up any more, is cancelled, or is no longer under the threshold.
  */
-export async function planTopup(sql: OrgSql, causeId: string): Promise<TopupPlan | 'NOT_YET_VISIBLE'> {
+export async function planTopup(sql: OrgSql, causeId: string): Promise<TopupPlan | null> {
   const [row] = await sql.rows<{ walletId: string; autoTopup: unknown; balance: string; state: string; currencyCode: string }>(CAUSE, [causeId]);
-  if (!row) return 'NOT_YET_VISIBLE';
+  if (!row) return null;
   const config = autoTopupOf(row.autoTopup);
   if (!config || row.state === 'CANCELLED' || !new Money(row.balance).lt(config.threshold)) return null;
   return { walletId: row.walletId, amount: config.amount.toFixed(), currencyCode: row.currencyCode, paymentMethod: config.paymentMethod, paymentMethodId: config.paymentMethodId };

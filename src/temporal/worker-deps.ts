@@ -3,13 +3,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ActivityDeps } from './activities';
-import type { Config } from './config';
-import { createPrismaClient } from './db/client';
-import { DATABASE_INFO_FILE, type DatabaseInfo } from './db/embedded';
-import type { Logger } from './log';
-import { createMailer } from './mail';
-import { registerOwnListener } from './outbound';
+import type { ActivityDeps } from '../activities';
+import type { Config } from '../config';
+import { createPrismaClient } from '../db/client';
+import { DATABASE_INFO_FILE, type DatabaseInfo } from '../db/embedded';
+import type { Logger } from '../log';
+import { createMailer } from '../mail';
+import { registerOwnListener } from '../outbound';
 
 /**
  * The URL of the embedded database served by a running service on this data directory (it

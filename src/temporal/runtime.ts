@@ -1,15 +1,15 @@
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
-import { startTemporalServer } from '../temporal/server';
-import { createActivities } from './activities';
-import type { Config } from './config';
+import { startTemporalServer } from '../../temporal/server';
+import { createActivities } from '../activities';
+import type { Config } from '../config';
 import { registerSearchAttributes } from './search-attributes';
-import { temporalConnectionOptions } from './temporal-connection';
-import type { Db } from './db/client';
-import type { Logger } from './log';
-import { createMailer } from './mail';
-import { startTemporalCliServer } from './temporal-cli-server';
+import { temporalConnectionOptions } from './connection';
+import type { Db } from '../db/client';
+import type { Logger } from '../log';
+import { createMailer } from '../mail';
+import { startTemporalCliServer } from './cli-server';
 import { startWorker } from './worker';
 
 export interface TemporalHandle {
@@ -24,8 +24,11 @@ export interface TemporalHandle {
   /** The workflow client of the configured namespace: the API starts workflows with it. */
   client: Client;
   ping(): Promise<{ ok: boolean; detail?: string }>;
-  /** Runs the project's worker in this process on the service's database; a no-op with RUN_WORKER=false. */
-  startWorker(db: Db): Promise<void>;
+  /**
+   * Runs the project's worker in this process on the service's database; a no-op with
+   * RUN_WORKER=false. `afterWrite` is called when an activity committed workflow intents.
+   */
+  startWorker(db: Db, afterWrite?: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,7 +43,7 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
   installRuntime(log);
   // Bundling the workflow code takes 1.5-2 s: do it now, while the caller starts the database.
   const bundling = config.RUN_WORKER
-    ? bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: Runtime.instance().logger })
+    ? bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: Runtime.instance().logger })
     : undefined;
   bundling?.catch(() => undefined);
   const closers: Array<() => Promise<void>> = [];
@@ -68,7 +71,7 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
     ownAddresses: own?.ownAddresses ?? [],
     connection,
     client,
-    async startWorker(db) {
+    async startWorker(db, afterWrite) {
       if (!bundling) return;
       const mail = createMailer(config);
       closers.push(async () => mail.close());
@@ -77,7 +80,7 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
         ...security,
         namespace: config.TEMPORAL_NAMESPACE,
         taskQueue: config.TEMPORAL_TASK_QUEUE,
-        activities: createActivities({ db, mail, config, log }),
+        activities: createActivities({ db, mail, config, log, afterWrite }),
         workflowBundle: { code: (await bundling).code },
         // One workflow thread was the bottleneck in bench/temporal.ts; two gave ~1.7x throughput.
         workflowThreadPoolSize: 2,

@@ -1,20 +1,21 @@
 // What an operator's terminate or cancel (or a workflow timeout) means for the business record of
 // each workflow of the service (docs/temporal-ui.md "Terminate and cancel"). A terminated workflow
 // runs no more code, so its record is settled from outside, by whoever finds the workflow closed:
-// the reconciler's pass (src/workflow-reconciler.ts) and the start-up resume of webhook deliveries.
+// the reconciler's pass (src/temporal/reconciler.ts).
 // Every settlement is conditional on the record still being open, so doing it twice is harmless.
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowExecutionInfo } from '@temporalio/client';
 import { defaultPayloadConverter, WorkflowIdReusePolicy, type Payload } from '@temporalio/common';
-import { failPendingCommunication } from './activities/communications';
-import { removeReportFiles } from './activities/reports';
-import type { Config } from './config';
-import type { Db } from './db/client';
-import { scopedClient } from './db/tenancy';
-import { rejectPendingApprovals } from './domain/automations/records';
-import { draftAfterWorkflowEnded } from './domain/communications/plans';
-import { markFailed } from './domain/reports/runs';
-import { failPendingRequest } from './domain/webhooks/requests';
-import type { Logger } from './log';
+import { failPendingCommunication } from '../activities/communications';
+import { removeReportFiles } from '../activities/reports';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { scopedClient } from '../db/tenancy';
+import { rejectPendingApprovals } from '../domain/automations/records';
+import { draftAfterWorkflowEnded } from '../domain/communications/plans';
+import { markFailed } from '../domain/reports/runs';
+import { failPendingRequest } from '../domain/webhooks/requests';
+import type { Logger } from '../log';
+import { isWorkflowType, WORKFLOWS } from './registry';
 import { SEARCH, searchAttributes } from './search-attributes';
 import { ensureRecurringSchedules } from './schedules';
 
@@ -50,11 +51,12 @@ async function restart({ client, config, log }: SettleDeps, { info }: Closed): P
   const history = await client.workflow.getHandle(info.workflowId, info.runId).fetchHistory();
   const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
   const values = Object.fromEntries(Object.entries(SEARCH).map(([name, key]) => [name, info.typedSearchAttributes.get(key)]));
+  if (!isWorkflowType(info.type)) return;
   try {
-    await client.workflow.start(info.type, {
+    await client.workflow.start(WORKFLOWS[info.type], {
       workflowId: info.workflowId,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
-      args: payloads.map((p) => defaultPayloadConverter.fromPayload(p as Payload)),
+      args: payloads.map((p) => defaultPayloadConverter.fromPayload(p as Payload)) as [never],
       typedSearchAttributes: searchAttributes(values),
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     });

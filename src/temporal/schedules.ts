@@ -8,8 +8,10 @@
  * with the schedule's id: a leftover run of it is terminated, so the work is never done by both.
  */
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowNotFoundError, type Client, type ScheduleOptions } from '@temporalio/client';
-import type { Logger } from './log';
-import { retentionSchedule } from './domain/retention/schedule';
+import type { Logger } from '../log';
+import { LEDGER_EXPIRY_ID, RETENTION_ID } from '../workflows/contracts';
+import { ledgerExpiryWorkflow } from '../workflows/ledger-expiry';
+import { retentionWorkflow } from '../workflows/retention';
 
 /** What the schedules of this service are; their runs are `<workflowId>-<time>`. */
 export function recurringSchedules(taskQueue: string): ScheduleOptions[] {
@@ -17,12 +19,19 @@ export function recurringSchedules(taskQueue: string): ScheduleOptions[] {
     {
       // Daily at 02:00 UTC: expired lots leave the balances. A day missed while Temporal was down is
       // caught up once (SKIP): one run expires everything past valid_to.
-      scheduleId: 'ledger-expiry',
+      scheduleId: LEDGER_EXPIRY_ID,
       spec: { cronExpressions: ['0 2 * * *'] },
-      action: { type: 'startWorkflow', workflowType: 'ledgerExpiryWorkflow', workflowId: 'ledger-expiry', taskQueue },
+      action: { type: 'startWorkflow', workflowType: ledgerExpiryWorkflow, workflowId: LEDGER_EXPIRY_ID, taskQueue },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
     },
-    retentionSchedule(taskQueue),
+    {
+      // Daily at 03:00 UTC, an hour after the expiry: finished rows past their periods are deleted
+      // (docs/operations.md "Retention"). A run still going when the next is due makes that one skip.
+      scheduleId: RETENTION_ID,
+      spec: { cronExpressions: ['0 3 * * *'] },
+      action: { type: 'startWorkflow', workflowType: retentionWorkflow, workflowId: RETENTION_ID, taskQueue },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
+    },
   ];
 }
 

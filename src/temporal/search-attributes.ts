@@ -4,7 +4,7 @@
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { Connection } from '@temporalio/client';
-import type { Logger } from './log';
+import type { Logger } from '../log';
 
 export const SEARCH = {
   organisationId: defineSearchAttributeKey('OrganisationId', SearchAttributeType.KEYWORD),
@@ -17,8 +17,11 @@ export const SEARCH = {
 
 type Name = keyof typeof SEARCH;
 
+/** A start's search attributes by name; the ones not known may be left out or null. */
+export type SearchValues = Partial<Record<Name, string | null | undefined>>;
+
 /** The typed search attributes of a start, leaving out the ones not known. */
-export function searchAttributes(values: Partial<Record<Name, string | null | undefined>>): SearchAttributePair[] {
+export function searchAttributes(values: SearchValues): SearchAttributePair[] {
   return Object.entries(values).flatMap(([name, value]) => (value ? [{ key: SEARCH[name as Name], value }] : []));
 }
 

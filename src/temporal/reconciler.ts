@@ -1,11 +1,11 @@
 // Noticing workflows closed from outside (docs/temporal-ui.md "Terminate and cancel"): every
 // WORKFLOW_RECONCILE_MS one visibility query lists the service's workflows terminated, cancelled
 // or timed out since the last pass, and each whose latest run that still is gets its record
-// settled (src/workflow-settlements.ts). The first pass after a start looks at every such close
+// settled (src/temporal/settlements.ts). The first pass after a start looks at every such close
 // the namespace still keeps, so closes made while the service was down are settled too. Every
 // replica may run it: settlements are conditional and restarts refuse a duplicate.
 import type { WorkflowExecutionInfo } from '@temporalio/client';
-import { settleClosedWorkflow, SETTLED_WORKFLOW_TYPES, type SettleDeps } from './workflow-settlements';
+import { settleClosedWorkflow, SETTLED_WORKFLOW_TYPES, type SettleDeps } from './settlements';
 
 /** A close reaches visibility a little after it happens (seconds on an Elasticsearch-backed cluster). */
 const OVERLAP_MS = 5 * 60_000;

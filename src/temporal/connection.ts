@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { TLSConfig } from '@temporalio/client';
 import { z } from 'zod';
-import type { Config } from './config';
+import type { Config } from '../config';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 

@@ -4,17 +4,18 @@
  */
 import { availableParallelism } from 'node:os';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
-import { createActivities } from './activities';
-import { keepAlive } from './activities/keep-alive';
-import { ConfigError, loadConfigOrExit } from './config';
-import { createLogger } from './log';
+import { createActivities } from '../activities';
+import { domainErrors } from '../activities/errors';
+import { keepAlive } from '../activities/keep-alive';
+import { ConfigError, loadConfigOrExit } from '../config';
+import { createLogger } from '../log';
 import { openWorkerDeps } from './worker-deps';
-import { temporalConnectionOptions, type TemporalConnectionOptions } from './temporal-connection';
+import { temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
 
 export interface StartWorkerOptions {
   /** host:port of the Temporal frontend. */
   address: string;
-  /** TLS and API key of a cluster (src/temporal-connection.ts); none for the embedded server. */
+  /** TLS and API key of a cluster (src/temporal/connection.ts); none for the embedded server. */
   tls?: TemporalConnectionOptions['tls'];
   apiKey?: string;
   namespace?: string;
@@ -55,8 +56,8 @@ export async function startWorker(opts: StartWorkerOptions): Promise<RunningWork
       namespace: opts.namespace ?? 'default',
       taskQueue: opts.taskQueue,
       activities: opts.activities,
-      interceptors: { activity: [keepAlive] },
-      ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: opts.workflowsPath ?? require.resolve('./workflows') }),
+      interceptors: { activity: [keepAlive, domainErrors] },
+      ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: opts.workflowsPath ?? require.resolve('../workflows') }),
       ...(opts.workflowThreadPoolSize ? { workflowThreadPoolSize: opts.workflowThreadPoolSize } : {}),
     });
   } catch (err) {

@@ -1,0 +1,288 @@
+// The outbox dispatcher (ARCHITECTURE "Flow of a request"; docs/DEVELOPING.md "From a commit to a
+// workflow"): the only code that starts or signals a workflow because a write committed. Every
+// API process runs one; they share the work through the database. A pass does two things:
+// - fan-out: each new outbox event (src/domain/events/outbox.ts) becomes one automation-run intent
+//   per ACTIVE automation bound to its event, in one short transaction that claims the events with
+//   FOR UPDATE SKIP LOCKED, writes the intents and marks the events dispatched, so an event fans
+//   out exactly once and no Temporal call happens under a lock;
+// - intents (workflow_intents, src/temporal/intents.ts): claimed with FOR UPDATE SKIP LOCKED and a
+//   lease (claimed_until) in a short transaction of their own, then performed. A start refuses a
+//   duplicate id (REJECT_DUPLICATE) and "already started" counts as done, so an intent whose start
+//   succeeded but whose marking was lost (a crash, a lease that ran out) never runs a workflow
+//   twice; a signal to a workflow that is gone is done too (it re-reads its records when it runs).
+//   A failure records last_error and pushes claimed_until out (backoff), and the sweep retries it.
+// It is kicked after every write (src/api/app.ts afterWrite) and sweeps every OUTBOX_POLL_MS for the
+// rest: another replica's or a worker's writes, and what a crash between commit and start left.
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowIdReusePolicy, type SignalDefinition } from '@temporalio/common';
+import type { Pool } from 'pg';
+import type { Config } from '../config';
+import { entityIdOf } from '../domain/automations/catalogue';
+import type { Logger } from '../log';
+import { automationRunWorkflowId, type AutomationRunInput } from '../workflows/contracts';
+import { isSignalName, isWorkflowType, SIGNALS, STARTS_AGAIN_AFTER_FAILURE, WORKFLOWS } from './registry';
+import { searchAttributes, type SearchValues } from './search-attributes';
+
+/** Rows per claim, small enough to perform well within the lease; a pass claims until none is left. */
+const BATCH = 50;
+/** Temporal calls in flight at once. */
+const CONCURRENCY = 32;
+/** The longest wait between two attempts of a failing intent. */
+const MAX_BACKOFF_SECONDS = 300;
+
+interface ClaimedEvent {
+  id: string;
+  organisation_id: string;
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+interface ActiveAutomation {
+  id: string;
+  organisation_id: string;
+  entity: string;
+  event: string;
+}
+
+interface ClaimedIntent {
+  id: string;
+  organisation_id: string;
+  kind: 'start' | 'signal' | 'signalWithStart';
+  workflow_type: string | null;
+  workflow_id: string;
+  input: unknown;
+  search_attributes: SearchValues | null;
+  signal_name: string | null;
+  signal_args: unknown[] | null;
+  attempts: number;
+}
+
+// An event a replica of the version before intents claimed (a lease) is left to it until the lease ends.
+const CLAIM_EVENTS = `SELECT id, organisation_id, type, payload FROM outbox_events
+WHERE dispatched_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`;
+
+const AUTOMATIONS = `SELECT a.id, a.organisation_id, a.entity, a.event FROM automations a
+JOIN unnest($1::uuid[], $2::text[]) AS e(organisation_id, event) ON a.organisation_id = e.organisation_id AND a.event = e.event
+WHERE a.life_cycle_state = 'ACTIVE'`;
+
+const RUN_INTENTS = `INSERT INTO workflow_intents (id, organisation_id, kind, workflow_type, workflow_id, input, search_attributes)
+SELECT gen_random_uuid(), (r->>'organisationId')::uuid, 'start', 'automationRunWorkflow', r->>'workflowId', r->'input', r->'search'
+FROM jsonb_array_elements($1::jsonb) AS r`;
+
+// Runs load their event, snapshot included, from here (their inputs carry ids only), so an event
+// keeps its snapshot while it has runs; anonymisation clears it (src/domain/contacts/anonymise.ts).
+// An event that started no run ($2) needs none: its snapshot goes now.
+const MARK_EVENTS = `UPDATE outbox_events SET dispatched_at = now(), claimed_until = NULL, last_error = NULL,
+  payload = CASE WHEN id = ANY($2::uuid[]) THEN payload - 'contact' ELSE payload END
+WHERE id = ANY($1::uuid[])`;
+
+const CLAIM_INTENTS = `UPDATE workflow_intents SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
+WHERE id IN (
+  SELECT id FROM workflow_intents
+  WHERE dispatched_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+  ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+RETURNING id, organisation_id, kind, workflow_type, workflow_id, input, search_attributes, signal_name, signal_args, attempts`;
+
+const MARK_INTENTS = `UPDATE workflow_intents SET dispatched_at = now(), claimed_until = NULL, last_error = NULL WHERE id = ANY($1::uuid[])`;
+
+const FAILED_INTENT = `UPDATE workflow_intents SET last_error = $2, claimed_until = now() + make_interval(secs => $3) WHERE id = $1`;
+
+export interface DispatcherOptions {
+  /** How often a pass runs without being kicked: the sweep of what was left behind. */
+  pollMs: number;
+  /** How long a claim keeps other dispatchers off an intent. */
+  leaseSeconds: number;
+}
+
+export class OutboxDispatcher {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  /** flush() callers, resolved when a pass that began after their call has ended. */
+  private waiting: Array<() => void> = [];
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly client: Client,
+    private readonly config: Config,
+    private readonly log: Logger,
+    private readonly options: DispatcherOptions,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), this.options.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** After a commit that may have written events or intents: run a pass now (or right after the current one). */
+  kick(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.passes().finally(() => {
+      this.running = null;
+    });
+  }
+
+  /**
+   * Kicks a pass and resolves once a pass that began after this call has ended: what the caller
+   * committed before calling was performed, or failed and waits for its retry.
+   */
+  flush(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.kick();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async passes(): Promise<void> {
+    do {
+      this.again = false;
+      const waiting = this.waiting.splice(0);
+      try {
+        while (!this.closed && (await this.pass()) > 0);
+      } catch (err) {
+        this.log.warn({ err }, 'outbox dispatch pass failed; the next pass retries');
+      }
+      waiting.forEach((resolve) => resolve());
+    } while (this.again && !this.closed);
+    // Closed meanwhile: nobody is left waiting for a pass that will not come.
+    this.waiting.splice(0).forEach((resolve) => resolve());
+  }
+
+  /** One batch of each: answers how many events and intents it claimed (none: nothing is left). */
+  async pass(): Promise<number> {
+    const events = await this.fanOut();
+    const intents = await this.performIntents();
+    return events + intents;
+  }
+
+  /** Outbox events to automation-run intents; answers how many events it claimed. */
+  async fanOut(): Promise<number> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const { rows: events } = await client.query<ClaimedEvent>(CLAIM_EVENTS, [BATCH]);
+      if (!events.length) {
+        await client.query('COMMIT');
+        return 0;
+      }
+      // Each (organisation, event type) once: the join would repeat an automation per event.
+      const pairs = [...new Map(events.map((e) => [`${e.organisation_id}:${e.type}`, e])).values()];
+      const { rows: automations } = await client.query<ActiveAutomation>(AUTOMATIONS, [pairs.map((e) => e.organisation_id), pairs.map((e) => e.type)]);
+      const runs: Array<{ organisationId: string; workflowId: string; input: AutomationRunInput; search: SearchValues }> = [];
+      const runless: string[] = [];
+      for (const event of events) {
+        const bound = automations.filter((a) => a.organisation_id === event.organisation_id && a.event === event.type);
+        if (!bound.length) runless.push(event.id);
+        for (const automation of bound) {
+          runs.push({
+            organisationId: event.organisation_id,
+            workflowId: automationRunWorkflowId(automation.id, event.id),
+            // Ids only: the history (and the Temporal UI) never holds the event's snapshot.
+            input: { organisationId: event.organisation_id, automationId: automation.id, eventId: event.id },
+            search: {
+              organisationId: event.organisation_id,
+              automationId: automation.id,
+              entityType: automation.entity,
+              entityId: entityIdOf(automation.entity, event.payload),
+              eventType: event.type,
+              eventId: event.id,
+            },
+          });
+        }
+      }
+      if (runs.length) await client.query(RUN_INTENTS, [JSON.stringify(runs)]);
+      await client.query(MARK_EVENTS, [events.map((e) => e.id), runless]);
+      await client.query('COMMIT');
+      return events.length;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => (broken = true));
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Claims one batch of intents and performs them; answers how many it claimed. */
+  async performIntents(): Promise<number> {
+    const { rows: intents } = await this.pool.query<ClaimedIntent>(CLAIM_INTENTS, [BATCH, this.options.leaseSeconds]);
+    if (!intents.length) return 0;
+    const done: string[] = [];
+    await eachLimited(intents, CONCURRENCY, async (intent) => {
+      try {
+        await this.perform(intent);
+        done.push(intent.id);
+      } catch (err) {
+        const backoff = Math.min(2 ** intent.attempts, MAX_BACKOFF_SECONDS);
+        this.log.warn({ err, intentId: intent.id, workflowId: intent.workflow_id, retryInSeconds: backoff }, 'workflow intent failed; retried after a backoff');
+        await this.pool.query(FAILED_INTENT, [intent.id, String((err as Error).message ?? err).slice(0, 1000), backoff]).catch(() => undefined);
+      }
+    });
+    if (done.length) await this.pool.query(MARK_INTENTS, [done]);
+    return intents.length;
+  }
+
+  private async perform(intent: ClaimedIntent): Promise<void> {
+    const { workflow_id: workflowId } = intent;
+    // Checked against the registry by name; the arguments were typed when the intent was written.
+    const signal: SignalDefinition<unknown[]> | undefined =
+      intent.signal_name === null ? undefined : isSignalName(intent.signal_name) ? (SIGNALS[intent.signal_name] as SignalDefinition<never>) : unknown('signal', intent.signal_name);
+    const signalArgs = intent.signal_args ?? [];
+    if (intent.kind === 'signal') {
+      try {
+        await this.client.workflow.getHandle(workflowId).signal(signal!, ...signalArgs);
+      } catch (err) {
+        // Nothing runs under that id: the workflow it was for has ended and needs no news.
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+      }
+      return;
+    }
+    const type = intent.workflow_type ?? '';
+    if (!isWorkflowType(type)) unknown('workflow type', type);
+    const workflow = WORKFLOWS[type];
+    const options = {
+      workflowId,
+      taskQueue: this.config.TEMPORAL_TASK_QUEUE,
+      args: [intent.input] as [never],
+      typedSearchAttributes: searchAttributes({ organisationId: intent.organisation_id, ...intent.search_attributes }),
+    };
+    if (intent.kind === 'signalWithStart') {
+      // Starts it when none runs (a closed one of the id included), else only signals it.
+      await this.client.workflow.signalWithStart(workflow, { ...options, signal: signal!, signalArgs });
+      return;
+    }
+    try {
+      const reuse = STARTS_AGAIN_AFTER_FAILURE.has(type) ? WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY : WorkflowIdReusePolicy.REJECT_DUPLICATE;
+      await this.client.workflow.start(workflow, { ...options, workflowIdReusePolicy: reuse });
+    } catch (err) {
+      // Started before (by this or another dispatcher): the run exists, which is all we want.
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+  }
+}
+
+function unknown(what: string, name: string): never {
+  throw new Error(`unknown ${what} "${name}": not in src/temporal/registry.ts`);
+}
+
+async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -1,0 +1,105 @@
+// What each workflow is started with and answers, and its workflow id: one place read by the
+// workflows, the activities, the API and the outbox dispatcher. No imports at all, so the
+// workflow sandbox may load it and no layer drags another in through it. Inputs carry ids only
+// (docs/security.md "Workflows and personal data"): the activities load the rows.
+
+/** automationRunWorkflow: one per automation and outbox event (docs/automations.md "Runs"). */
+export const automationRunWorkflowId = (automationId: string, eventId: string) => `automation-run:${automationId}:${eventId}`;
+
+export interface AutomationRunInput {
+  organisationId: string;
+  automationId: string;
+  eventId: string;
+}
+
+export interface StepResult {
+  recordId: string;
+  status: string;
+  /** Why a SKIPPED or FAILED step did not do its work (the record's `reason`): visible in the run's result. */
+  reason?: string;
+}
+
+export interface AutomationRunResult {
+  /** COMPLETED: every action ran or was skipped; STOPPED: a rejection or a failure ended it; GONE: the automation was deleted. */
+  status: 'COMPLETED' | 'STOPPED' | 'GONE';
+  steps: Array<{ actionId: string; adaptorAction: string } & StepResult>;
+}
+
+/** The approvalDecided signal's argument. */
+export interface ApprovalDecision {
+  recordId: string;
+  status: 'APPROVED' | 'REJECTED';
+}
+
+/** webhookDeliveryWorkflow: one per webhook request (docs/webhooks.md "Delivery"). */
+export const webhookRequestWorkflowId = (requestId: string) => `webhook-request:${requestId}`;
+
+export interface WebhookDeliveryInput {
+  organisationId: string;
+  requestId: string;
+  /**
+   * Delay before each attempt, in ms (WEBHOOK_RETRY_SCHEDULE when the request was written): the
+   * first is usually 0. Absent for requests the migration to intents found waiting: the workflow
+   * reads the configured schedule.
+   */
+  scheduleMs?: number[];
+}
+
+export type WebhookRequestState = 'PENDING' | 'SUCCESS' | 'FAILED';
+
+/** communicationSendWorkflow: one per single communication (docs/communications.md). */
+export const communicationWorkflowId = (communicationId: string) => `communication:${communicationId}`;
+
+export interface SendCommunicationInput {
+  organisationId: string;
+  communicationId: string;
+  /** The workflow's retry policy's maximum attempts: the last one marks the row FAILED. */
+  maximumAttempts?: number;
+}
+
+export type SendOutcome = 'SENT' | 'FAILED' | 'ALREADY_DONE';
+
+/** communicationPlanWorkflow: one per POSTED plan, woken by planChanged (docs/communications.md "Plans"). */
+export const planWorkflowId = (planId: string) => `communication-plan:${planId}`;
+
+export interface PlanRef {
+  organisationId: string;
+  planId: string;
+}
+
+export type CommunicationPlanInput = PlanRef & { lastTick?: number | null };
+
+/** reportRunWorkflow: one per report run (docs/reports.md "Run"). */
+export const reportRunWorkflowId = (runId: string) => `report-run:${runId}`;
+
+export interface ReportRunRef {
+  organisationId: string;
+  runId: string;
+}
+
+export type ReportRunOutcome = 'SENT' | 'FAILED' | 'ALREADY_DONE';
+
+/** walletTopupWorkflow: one per debit that left a wallet under its threshold (docs/money.md "Auto top-up"). */
+export const topupWorkflowId = (causeId: string) => `wallet-topup:${causeId}`;
+
+export interface TopupInput {
+  organisationId: string;
+  /** The debit transaction that left the wallet under its threshold. */
+  causeId: string;
+}
+
+export type TopupOutcome = 'CREDITED' | 'DECLINED' | 'NOT_NEEDED';
+
+/** accountTerminationWorkflow: one per account (docs/money.md "Termination"). */
+export const terminationWorkflowId = (accountId: string) => `account-termination:${accountId}`;
+
+export interface TerminationInput {
+  organisationId: string;
+  accountId: string;
+  targetAccountId: string;
+  actor: { type: 'api_key' | 'user' | 'system'; id: string; requestId?: string };
+}
+
+/** The Schedules' workflows (src/temporal/schedules.ts) take no input; their ids are the schedules'. */
+export const LEDGER_EXPIRY_ID = 'ledger-expiry';
+export const RETENTION_ID = 'retention';

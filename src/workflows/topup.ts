@@ -1,0 +1,24 @@
+import { proxyActivities } from '@temporalio/workflow';
+import { HEARTBEAT_TIMEOUT } from './heartbeat';
+import type { Activities } from '../activities';
+import type { TopupInput, TopupOutcome } from './contracts';
+
+const topup = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+/**
+ * Auto top-up (workflow id `wallet-topup:<debit transaction id>`), started by the outbox dispatcher
+ * from the intent the debit committed with, so the debit is there: the plan (null when there is
+ * nothing to do any more), the gateway charge (same key on every retry) and, when approved, the credit.
+ */
+export async function walletTopupWorkflow(input: TopupInput & { currencyCode: string }): Promise<TopupOutcome> {
+  const plan = await topup.planTopup(input);
+  if (plan === null) return 'NOT_NEEDED';
+  const charged = await topup.chargeTopup({ ...input, ...plan });
+  if (charged.outcome !== 'APPROVED') return 'DECLINED';
+  await topup.creditTopup({ ...input, walletId: plan.walletId, amount: plan.amount, chargeId: charged.chargeId });
+  return 'CREDITED';
+}
