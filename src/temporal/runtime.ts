@@ -56,8 +56,8 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
   try {
     connection = await Connection.connect({ address, ...security });
     closers.push(() => connection.close());
-    // The embedded server takes any attribute the SDK types; a cluster or dev server only registered ones.
-    if (config.TEMPORAL_ADDRESS || config.TEMPORAL_SERVER === 'cli') await registerSearchAttributes(connection, config.TEMPORAL_NAMESPACE, log);
+    // Every Temporal server, the embedded one too, takes only registered custom attributes.
+    await registerSearchAttributes(connection, config.TEMPORAL_NAMESPACE, log);
   } catch (err) {
     // A dev server is a child process: it must not outlive a failed start.
     for (const fn of closers.reverse()) await fn().catch(() => undefined);

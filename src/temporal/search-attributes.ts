@@ -26,8 +26,8 @@ export function searchAttributes(values: SearchValues): SearchAttributePair[] {
 }
 
 /**
- * A Temporal cluster accepts only registered custom attributes (a dev server started without
- * `--search-attribute` has none); the embedded server takes any the SDK types. Only the missing
+ * A Temporal server accepts only registered custom attributes (a dev server started without
+ * `--search-attribute` has none, nor has the embedded server). Only the missing
  * ones are added, so every replica may do it at start; a cluster that refuses (no operator
  * rights: register them once by hand) is logged and the service goes on.
  */

@@ -119,8 +119,6 @@ export function summarise(run: Run): ClosedSummary {
 export class ClosedRuns {
   private readonly byNs = new Map<string, ClosedIndex>();
   private readonly codes = new Codes();
-  /** Per namespace: the search attribute types closed runs declared (merged). */
-  private readonly declared = new Map<string, Record<string, string>>();
 
   entry(ns: string, runId: string, v: ClosedSummary, at: Location): ClosedRun {
     return new ClosedRun(ns, runId, v, at);
@@ -137,7 +135,6 @@ export class ClosedRuns {
     const i = this.index(c.ns);
     i.delete(c.workflowId, c.runId);
     i.add(c);
-    if (c.saTypes) this.declared.set(c.ns, Object.assign(this.declared.get(c.ns) ?? {}, c.saTypes));
   }
 
   get(ns: string, workflowId: string, runId: string): ClosedRun | undefined {
@@ -174,8 +171,4 @@ export class ClosedRuns {
     return [...this.byNs.values()].flatMap((i) => i.closedBefore(cutoff(i.ns)));
   }
 
-  /** Types declared by closed runs of the namespace (those since deleted included, until a restart). */
-  declaredTypes(ns: string): Readonly<Record<string, string>> {
-    return this.declared.get(ns) ?? {};
-  }
 }

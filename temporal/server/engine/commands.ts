@@ -3,7 +3,7 @@
  * Anything that touches another run (children, external signals and cancels) is carried out
  * by transfers.ts in a follow-up transaction, as in Temporal.
  */
-import { api, durMs, enums, ICommand, msDur } from '../proto';
+import { api, durMs, enums, ICommand, ISearchAttributes, msDur } from '../proto';
 import { Engine, Tx, encodeFields } from './engine';
 import { typedSearchAttributes } from './search-attributes';
 import { Run } from './state';
@@ -17,8 +17,11 @@ import { decodeEvent } from '../proto';
 const C = enums.CommandType;
 const Cause = enums.WorkflowTaskFailedCause;
 
-/** Rejects commands the server cannot carry out; the whole task then fails (and is retried). */
-export function validateCommands(commands: ICommand[]): { cause: number; message: string } | undefined {
+/**
+ * Rejects commands the server cannot carry out; the whole task then fails (and is retried).
+ * `unregistered` names a search attribute the namespace does not know (search-attributes.ts).
+ */
+export function validateCommands(commands: ICommand[], unregistered: (sa: ISearchAttributes | null | undefined) => string | undefined): { cause: number; message: string } | undefined {
   for (const c of commands) {
     const name = enumName(c.commandType ?? 0);
     // Every command carries its attributes in the field named after its type.
@@ -29,6 +32,13 @@ export function validateCommands(commands: ICommand[]): { cause: number; message
     if (name && !(c as Record<string, unknown>)[`${field}CommandAttributes`]) {
       return { cause: Cause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND, message: `${name} is missing its attributes.` };
     }
+    // As in Temporal: an attribute the namespace does not know fails the task, whichever command sets it.
+    const sa =
+      c.upsertWorkflowSearchAttributesCommandAttributes?.searchAttributes ??
+      c.continueAsNewWorkflowExecutionCommandAttributes?.searchAttributes ??
+      c.startChildWorkflowExecutionCommandAttributes?.searchAttributes;
+    const unknown = unregistered(sa);
+    if (unknown !== undefined) return { cause: Cause.WORKFLOW_TASK_FAILED_CAUSE_BAD_SEARCH_ATTRIBUTES, message: `BadSearchAttributes: search attribute ${unknown} is not defined` };
     switch (c.commandType) {
       case C.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK: {
         const a = c.scheduleActivityTaskCommandAttributes;

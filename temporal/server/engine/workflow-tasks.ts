@@ -8,6 +8,7 @@ import { makeEvent } from '../history/events';
 import { Engine, Tx, WfTask, decodeToken, encodeToken } from './engine';
 import { Run } from './state';
 import { applyCommands, validateCommands } from './commands';
+import { unregisteredSearchAttribute } from './search-attributes';
 import { answerQuery, dispatchLegacyQuery, dispatchQueries, requeueQueries } from './queries';
 import { dispatchActivity } from './activities';
 import { attachUpdates, incomingMessages, requeueUpdates } from './updates';
@@ -103,7 +104,7 @@ export async function completeWorkflowTask(engine: Engine, req: CompleteReq): Pr
   const commands = req.commands ?? [];
   const closing = commands.some((c) => isClosing(c.commandType ?? 0));
   let completedId = 0;
-  const problem = validateCommands(commands);
+  const problem = validateCommands(commands, (sa) => unregisteredSearchAttribute(engine, run.ns, sa));
   if (problem) {
     failTask(engine, tx, run, sid, startedId, problem.cause, problem.message, req.identity ?? '', 1);
   } else if (closing && run.s.buffered.length > 0) {

@@ -4,13 +4,13 @@ import { api, enums, IHistoryEvent, L, msDur, ts, ws } from '../proto';
 import { Engine, HISTORY_LONG_POLL_MS, decodeFields, retryPolicyOf } from '../engine/engine';
 import { Run } from '../engine/state';
 import type { ClosedRun } from '../engine/closed';
+import { customTypes } from '../engine/search-attributes';
 import { CLOSE_EVENTS } from '../history/events';
 import { invalid } from './errors';
 import { statusEnum } from './workflows';
 import { compileVisibilityQuery, knownSearchAttributes, VisibilityQueryError, type CompiledVisibilityQuery } from '../visibility/query';
 import type { SearchAttributeType, VisibilityRecord } from '../visibility/types';
 import { DEFAULT_RATE_PER_SECOND } from '../tasks/pollers';
-import { customTypes } from '../engine/search-attributes';
 
 const PAGE = 1000;
 
@@ -263,8 +263,9 @@ export function readHandlers(engine: Engine): Record<string, Handler> {
 
     ListWorkflowExecutions: def<ws.IListWorkflowExecutionsRequest>(async (r) => listPage(r)),
 
+    // The request names no namespace: the default one's registrations stand for the cluster's.
     GetSearchAttributes: def(async () => {
-      const known = knownSearchAttributes();
+      const known = knownSearchAttributes(customTypes(engine, nsName('default')));
       return { keys: indexedValueTypes({ ...known.system, ...known.custom }) };
     }),
 

@@ -15,6 +15,8 @@ import { SpecError } from '../schedules/calendar';
 import { conflictToken, describe, listEntry, matchingTimes, visibilityOf } from '../schedules/views';
 import { compileVisibilityQuery, VisibilityQueryError, type SearchAttributeType } from '../visibility/query';
 import type { Sched } from '../schedules/state';
+import type { ISearchAttributes } from '../proto';
+import { noMapping, unregisteredSearchAttribute } from '../engine/search-attributes';
 
 const MAX_ID_LENGTH = 1000;
 const NOTES_LIMIT = 1000;
@@ -25,9 +27,13 @@ export function scheduleHandlers(engine: Engine, schedules: Schedules, visibilit
   const nsName = (n: string | null | undefined): string => engine.namespaces.get(n).name;
 
   /** The schedule as it will be kept: a start-workflow action Temporal accepts, the canonical spec. */
-  const checked = (schedule: api.schedule.v1.ISchedule | null | undefined): api.schedule.v1.ISchedule => {
+  const checked = (ns: string, schedule: api.schedule.v1.ISchedule | null | undefined, own: ISearchAttributes | null | undefined): api.schedule.v1.ISchedule => {
     const start = schedule?.action?.startWorkflow;
     if (!start) throw invalid('Only StartWorkflow action is supported for schedules');
+    for (const sa of [own, start.searchAttributes]) {
+      const name = unregisteredSearchAttribute(engine, ns, sa);
+      if (name !== undefined) throw invalid(noMapping(ns, name));
+    }
     if (!start.workflowId) throw invalid('WorkflowId is not set on request.');
     // Room for the `-<time>` every started workflow's id gets.
     if (`${start.workflowId}-2009-11-10T23:00:00Z`.length > MAX_ID_LENGTH) throw invalid('WorkflowId length exceeds limit.');
@@ -72,7 +78,7 @@ export function scheduleHandlers(engine: Engine, schedules: Schedules, visibilit
       if (!r.scheduleId) throw invalid('ScheduleId is not set on request.');
       if (r.scheduleId.length > MAX_ID_LENGTH) throw invalid('ScheduleId length exceeds limit.');
       if (!r.requestId) throw invalid('RequestId is not set on request.');
-      const schedule = checked(r.schedule);
+      const schedule = checked(ns, r.schedule, r.searchAttributes);
       await schedules.create(ns, r.scheduleId, schedule, { requestId: r.requestId, memo: r.memo, sa: r.searchAttributes, initialPatch: r.initialPatch });
       return { conflictToken: conflictToken(1) };
     }),
@@ -81,7 +87,7 @@ export function scheduleHandlers(engine: Engine, schedules: Schedules, visibilit
 
     UpdateSchedule: def<ws.IUpdateScheduleRequest>(async (r) => {
       const sc = schedules.get(nsName(r.namespace), r.scheduleId);
-      const schedule = checked(r.schedule);
+      const schedule = checked(sc.ns, r.schedule, r.searchAttributes);
       // An unset token updates unconditionally; a stale one is refused (Temporal's CHASM scheduler).
       if (r.conflictToken?.length && !Buffer.from(r.conflictToken).equals(conflictToken(sc.s.conflictToken))) {
         throw failedPrecondition('mismatched conflict token');

@@ -29,6 +29,16 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
     if (!r.workflowId || !r.activityId) throw invalid('WorkflowId and ActivityId are required.');
     return findActivity(engine, { ns, workflowId: r.workflowId, runId: r.runId || undefined, activityId: r.activityId });
   };
+  /**
+   * As in Temporal: by id, only completing may settle an attempt no worker has started yet (an
+   * external system finishing the work in its stead); a heartbeat, failure or cancellation by id
+   * needs a started attempt, else NOT_FOUND.
+   */
+  const startedById = (r: Parameters<typeof byId>[0]) => {
+    const found = byId(r);
+    if (!found.run.started.has(found.act.sid)) throw notFound('activity task not found');
+    return found;
+  };
   const settle = async (fn: (tx: Tx) => void): Promise<object> => {
     const tx = new Tx();
     fn(tx);
@@ -98,7 +108,7 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
     }),
 
     RecordActivityTaskHeartbeatById: def<ws.IRecordActivityTaskHeartbeatByIdRequest>(async (r) => {
-      const { run, act } = byId(r);
+      const { run, act } = startedById(r);
       return heartbeat(run, act, r.details);
     }),
 
@@ -120,7 +130,7 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
     }),
 
     RespondActivityTaskFailedById: def<ws.IRespondActivityTaskFailedByIdRequest>(async (r) => {
-      const { run, act } = byId(r);
+      const { run, act } = startedById(r);
       await settle((tx) => failActivity(engine, tx, run, act, r.failure ?? { message: 'activity failed' }, r.identity ?? ''));
       return { failures: [] };
     }),
@@ -131,7 +141,7 @@ export function workerHandlers(engine: Engine): Record<string, Handler> {
     }),
 
     RespondActivityTaskCanceledById: def<ws.IRespondActivityTaskCanceledByIdRequest>(async (r) => {
-      const { run, act } = byId(r);
+      const { run, act } = startedById(r);
       return settle((tx) => canceledActivity(engine, tx, run, act, r.details, r.identity ?? ''));
     }),
 

@@ -5,6 +5,7 @@ import { def, Handler } from './service';
 import { durMs, enums, ws } from '../proto';
 import { Engine, Tx } from '../engine/engine';
 import { checkStart, startRun, StartParams } from '../engine/starts';
+import { checkSearchAttributes } from '../engine/search-attributes';
 import { invalid, notFound, ServiceError } from './errors';
 import { addQuery } from '../engine/queries';
 import { updateWorkflow, waitFor as waitForUpdate } from '../engine/updates';
@@ -96,6 +97,7 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
     StartWorkflowExecution: def<ws.IStartWorkflowExecutionRequest>(async (r) => {
       const ns = nsName(r.namespace);
       const p = startParams(r);
+      checkSearchAttributes(engine, ns, p.sa);
       const tx = new Tx();
       const { existing } = checkStart(engine, tx, ns, p.workflowId, p.requestId, r.workflowIdReusePolicy ?? 0, r.workflowIdConflictPolicy ?? 0);
       if (existing) {
@@ -111,6 +113,7 @@ export function workflowHandlers(engine: Engine): Record<string, Handler> {
       const ns = nsName(r.namespace);
       if (!r.signalName) throw invalid('SignalName is not set on request.');
       const p = startParams(r);
+      checkSearchAttributes(engine, ns, p.sa);
       const tx = new Tx();
       const cur = engine.currentRun(ns, p.workflowId);
       if (cur?.running && r.workflowIdConflictPolicy !== enums.WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING) {

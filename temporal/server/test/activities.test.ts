@@ -1,5 +1,6 @@
 /** Activities: server-side retries, non-retryable failures, the four timeouts, heartbeats, cancellation, async completion. */
 import { temporal } from '@temporalio/proto';
+import { ActivityNotFoundError } from '@temporalio/client';
 import { Env, setup, wid, waitFor } from './helpers';
 import * as wf from './workflows';
 import { attempts } from './activities';
@@ -77,15 +78,26 @@ test('pending activity shows in describe; completion by id', async () => {
   expect(await h.result()).toBe('done by id');
 });
 
-test('heartbeat and failure by id (async completion client)', async () => {
-  const h = await env.client.workflow.start(wf.activityTimeouts, { taskQueue: env.taskQueue, workflowId: wid('fail-byid'), args: ['scheduleToStartLong'] });
-  const d = await waitFor(async () => {
-    const x = await h.describe();
-    return x.raw.pendingActivities?.length ? x : undefined;
+test('heartbeat, failure and cancellation by id need a started attempt (async completion client)', async () => {
+  // As on a real Temporal server: of the by-id calls, only completion may settle an attempt no
+  // worker started (the test above); the others answer NOT_FOUND.
+  const waiting = await env.client.workflow.start(wf.activityTimeouts, { taskQueue: env.taskQueue, workflowId: wid('byid-unstarted'), args: ['scheduleToStartLong'] });
+  const pending = await waitFor(async () => (await waiting.describe()).raw.pendingActivities?.[0]);
+  const unstarted = { workflowId: waiting.workflowId, activityId: pending.activityId! };
+  await expect(env.client.activity.heartbeat(unstarted, 'progress-1')).rejects.toBeInstanceOf(ActivityNotFoundError);
+  await expect(env.client.activity.fail(unstarted, ApplicationFailure.nonRetryable('gave up'))).rejects.toBeInstanceOf(ActivityNotFoundError);
+  await expect(env.client.activity.reportCancellation(unstarted)).rejects.toBeInstanceOf(ActivityNotFoundError);
+  await waiting.terminate();
+
+  // Started by the worker, then left to be finished from outside.
+  const h = await env.client.workflow.start(wf.completedFromOutside, { taskQueue: env.taskQueue, workflowId: wid('byid-started') });
+  const started = await waitFor(async () => {
+    const a = (await h.describe()).raw.pendingActivities?.[0];
+    return a?.state === temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED ? a : undefined;
   });
-  const id = { workflowId: h.workflowId, activityId: d.raw.pendingActivities![0].activityId! };
+  const id = { workflowId: h.workflowId, activityId: started.activityId! };
   await env.client.activity.heartbeat(id, 'progress-1');
   await waitFor(async () => ((await h.describe()).raw.pendingActivities?.[0]?.heartbeatDetails?.payloads?.length ?? 0) > 0);
   await env.client.activity.fail(id, ApplicationFailure.nonRetryable('gave up', 'External'));
-  expect(await h.result()).toBe('ApplicationFailure:undefined');
+  expect(await h.result()).toBe('External:gave up');
 });

@@ -1,5 +1,5 @@
 /** Activities used by the conformance suite. Attempt counters live in this (test) process. */
-import { Context, ApplicationFailure, CancelledFailure } from '@temporalio/activity';
+import { Context, ApplicationFailure, CancelledFailure, CompleteAsyncError } from '@temporalio/activity';
 
 export const attempts = new Map<string, number>();
 
@@ -51,4 +51,9 @@ export async function waitForCancel(): Promise<string> {
       throw e;
     }
   }
+}
+
+/** Starts, then leaves its completion to someone outside (the async completion client). */
+export async function finishedElsewhere(): Promise<string> {
+  throw new CompleteAsyncError();
 }

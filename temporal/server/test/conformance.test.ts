@@ -2,7 +2,8 @@
  * What a Temporal server keeps and gives back, where the official SDK's own integration tests
  * found the embedded server different: typed search attributes, namespace-not-found details,
  * user metadata, priority, the worker's build id, history size. Also run against a real server
- * with TEMPORAL_ADDRESS (it needs the custom attribute registered, which the test does).
+ * with TEMPORAL_ADDRESS (it needs the custom attribute registered, which the test does); both refuse
+ * an attribute nobody registered.
  */
 import { randomUUID } from 'crypto';
 import { Client, NamespaceNotFoundError, ActivityCompletionError } from '@temporalio/client';
@@ -57,6 +58,22 @@ test('a Datetime attribute set untyped comes back as a Date (describe, list), ty
     return undefined;
   });
   expect(listed.searchAttributes[DATETIME.name]).toEqual([later]);
+});
+
+test('a custom attribute nobody registered is refused: the start, and the upsert (its workflow task fails)', async () => {
+  const unknown = `Unregistered${randomUUID().slice(0, 8)}`;
+  const start = env.client.workflow.start(wf.waitForever, { taskQueue: env.taskQueue, workflowId: wid('sa-unknown'), searchAttributes: { [unknown]: ['x'] } });
+  await expect(start).rejects.toMatchObject({
+    cause: { code: 3 /* INVALID_ARGUMENT */, details: expect.stringMatching(new RegExp(`no mapping defined for search attribute ${unknown}`)) },
+  });
+
+  const h = await env.client.workflow.start(wf.upsertDatetime, { taskQueue: env.taskQueue, workflowId: wid('sa-unknown-upsert'), args: [unknown, new Date().toISOString()] });
+  const failed = await waitFor(async () => {
+    const { events } = await h.fetchHistory();
+    return events?.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
+  });
+  expect(failed.workflowTaskFailedEventAttributes?.cause).toBe(temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_BAD_SEARCH_ATTRIBUTES);
+  await h.terminate();
 });
 
 test('an unknown namespace is NamespaceNotFound, and is checked before the task token', async () => {

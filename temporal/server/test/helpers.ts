@@ -9,6 +9,7 @@ import { randomUUID } from 'crypto';
 import * as net from 'net';
 import { spawn } from 'child_process';
 import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, DefaultLogger } from '@temporalio/worker';
 import { startTemporalServer } from '../index';
 import * as activities from './activities';
@@ -76,6 +77,7 @@ export async function setup(opts: { durable?: boolean; startWorker?: boolean; ch
   const address = remote ?? server!.address;
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace: 'default' });
+  await registerTestSearchAttributes(connection);
   const taskQueue = `tq-${randomUUID()}`;
   const bundle = await workflowBundle();
   let worker: Worker | undefined;
@@ -124,6 +126,23 @@ export async function setup(opts: { durable?: boolean; startWorker?: boolean; ch
   };
   if (opts.startWorker !== false) await env.startWorker();
   return env;
+}
+
+/**
+ * The custom attributes these tests set, registered as a real cluster needs (neither server has
+ * any out of the box). Only the missing ones: every test file does this against one server.
+ */
+const TEST_SEARCH_ATTRIBUTES = {
+  CustomKeywordField: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+};
+
+async function registerTestSearchAttributes(connection: Connection): Promise<void> {
+  const known = (await connection.operatorService.listSearchAttributes({ namespace: 'default' })).customAttributes ?? {};
+  const missing = Object.entries(TEST_SEARCH_ATTRIBUTES).filter(([name]) => !(name in known));
+  if (!missing.length) return;
+  await connection.operatorService.addSearchAttributes({ namespace: 'default', searchAttributes: Object.fromEntries(missing) }).catch((err: { code?: number }) => {
+    if (err.code !== 6 /* ALREADY_EXISTS: another test file got there first */) throw err;
+  });
 }
 
 function testLogger(level: string, msg: string, fields?: object): void {

@@ -78,6 +78,7 @@ test('search attribute names and types', async () => {
   const res = await env.client.workflowService.getSearchAttributes({});
   const Indexed = temporal.api.enums.v1.IndexedValueType;
   expect(res.keys?.WorkflowId).toBe(Indexed.INDEXED_VALUE_TYPE_KEYWORD);
-  expect(res.keys?.CustomKeywordField).toBe(Indexed.INDEXED_VALUE_TYPE_KEYWORD);
+  const registered = await env.client.connection.operatorService.listSearchAttributes({ namespace: 'default' });
+  expect(registered.customAttributes?.CustomKeywordField).toBe(Indexed.INDEXED_VALUE_TYPE_KEYWORD);
   expect(res.keys?.StartTime).toBe(Indexed.INDEXED_VALUE_TYPE_DATETIME);
 });

@@ -45,17 +45,6 @@ const SYSTEM_IN_MAP: Record<string, SearchAttributeType> = {
   StateTransitionCount: 'Int',
 };
 
-/** The custom attributes a Temporal development server registers out of the box. */
-export const DEFAULT_CUSTOM_SEARCH_ATTRIBUTES: Readonly<Record<string, SearchAttributeType>> = {
-  CustomKeywordField: 'Keyword',
-  CustomStringField: 'Text',
-  CustomTextField: 'Text',
-  CustomIntField: 'Int',
-  CustomDoubleField: 'Double',
-  CustomBoolField: 'Bool',
-  CustomDatetimeField: 'Datetime',
-};
-
 export function resolveAttribute(
   name: string,
   custom: Readonly<Record<string, SearchAttributeType>>,
@@ -76,7 +65,7 @@ function executionDurationNs(rec: VisibilityRecord): number | undefined {
 
 /** Every attribute name a query may use, with its type: for GetSearchAttributes / ListSearchAttributes. */
 export function knownSearchAttributes(
-  custom: Readonly<Record<string, SearchAttributeType>> = DEFAULT_CUSTOM_SEARCH_ATTRIBUTES,
+  custom: Readonly<Record<string, SearchAttributeType>> = {},
 ): { system: Record<string, SearchAttributeType>; custom: Record<string, SearchAttributeType> } {
   const system: Record<string, SearchAttributeType> = { ...SYSTEM_IN_MAP };
   for (const [name, def] of Object.entries(RECORD_FIELDS)) system[name] = def.type;

@@ -1,12 +1,12 @@
 import type { Column, Expr, Literal, OrderItem, ParsedQuery } from './ast';
-import { DEFAULT_CUSTOM_SEARCH_ATTRIBUTES, resolveAttribute, type AttributeDef } from './attributes';
+import { resolveAttribute, type AttributeDef } from './attributes';
 import { VisibilityQueryError } from './errors';
 import { parseQuery } from './parser';
 import { EXECUTION_STATUSES, type SearchAttributeType, type VisibilityRecord } from './types';
 import { boolValue, datetimeValue, numberValue, parseDuration, parseRfc3339, textTokens } from './values';
 
 export { VisibilityQueryError } from './errors';
-export { DEFAULT_CUSTOM_SEARCH_ATTRIBUTES, knownSearchAttributes } from './attributes';
+export { knownSearchAttributes } from './attributes';
 export type { SearchAttributeType, VisibilityRecord } from './types';
 
 export interface CompiledVisibilityQuery {
@@ -37,7 +37,7 @@ interface Attr extends AttributeDef {
  */
 export function compileVisibilityQuery(query: string, options: VisibilityQueryOptions = {}): CompiledVisibilityQuery {
   if (typeof query !== 'string') throw new VisibilityQueryError('query must be a string');
-  const custom = { ...DEFAULT_CUSTOM_SEARCH_ATTRIBUTES, ...options.customSearchAttributes };
+  const custom = { ...options.customSearchAttributes };
   try {
     const parsed = parseQuery(query);
     const lookup = (col: Column): Attr => attribute(col, custom);

@@ -383,3 +383,15 @@ export async function prioritized(expected: number | undefined, child: boolean):
     priority: { priorityKey: 4, fairnessKey: 'child', fairnessWeight: 2.5 },
   });
 }
+
+/** One activity finished from outside; answers its failure's type and message. */
+export async function completedFromOutside(): Promise<string> {
+  const a = proxyActivities<typeof activities>({ startToCloseTimeout: '60s', retry: { maximumAttempts: 1 } });
+  try {
+    return await a.finishedElsewhere();
+  } catch (e) {
+    const cause = e instanceof ActivityFailure ? (e.cause as ApplicationFailure) : undefined;
+    if (cause) return `${cause.type}:${cause.message}`;
+    throw e;
+  }
+}
