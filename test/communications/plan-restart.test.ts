@@ -7,30 +7,36 @@ import path from 'node:path';
 import { createPrismaClient, type Db } from '../../src/db/client';
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { api, serviceCa } from '../support/api';
+import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
 import { eventually, startSmtpSink } from './helpers';
 
 const CONTACTS = 5;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-plan-restart-'));
+// On PostgreSQL a database of its own: the shared service's dispatcher would perform its intents.
+const own = ownDatabase('plan_restart');
 let service: ServiceProcess | undefined;
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+
+beforeAll(() => own.create());
 
 afterAll(async () => {
   await service?.stop('SIGKILL');
   await sink?.close();
   rmSync(dataDir, { recursive: true, force: true });
+  await own.drop();
 });
 
 function database(): Db {
-  const url = process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
+  const url = own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
   return createPrismaClient(url, { poolSize: 1 });
 }
 
 test('a plan killed with the service resumes after the restart: missed ticks sent once, nothing twice', async () => {
   sink = await startSmtpSink();
-  service = await startServiceProcess(serviceEnv(dataDir));
-  const { secretKey: key } = await createTenant('plan restart', dataDir);
+  service = await startServiceProcess(serviceEnv(dataDir, own.env));
+  const { secretKey: key } = await createTenant('plan restart', dataDir, own.url);
   const call = async (method: string, route: string, body?: object) => {
     const res = await api(method, route, { baseUrl: service!.url, ca: serviceCa(dataDir), key, body });
     expect([method, route, res.status]).toEqual([method, route, 200]);
@@ -67,7 +73,7 @@ test('a plan killed with the service resumes after the restart: missed ticks sen
   // Ticks up to the spawn were all missed (no worker ran them); after it the worker may resume and
   // tick on time before the service answers HTTP (a real Temporal server wakes the plan at once).
   const spawnedAt = Date.now();
-  service = await startServiceProcess(serviceEnv(dataDir));
+  service = await startServiceProcess(serviceEnv(dataDir, own.env));
   const restartedAt = Date.now();
   db = database();
   try {

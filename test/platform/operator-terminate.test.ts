@@ -10,29 +10,24 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import pg from 'pg';
 import { createPrismaClient, type Db } from '../../src/db/client';
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { checkLedger } from '../../src/domain/money/ledger/check';
 import { automation, caller, eventually, param, startReceiver } from '../automation-runs/helpers';
 import { api, serviceCa } from '../support/api';
+import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant, type Tenant } from '../support/tenants';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-operator-terminate-'));
-const ownDatabase = process.env.DATABASE_URL ? `operator_terminate_${process.pid}` : undefined;
-const databaseUrl = ownDatabase ? Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${ownDatabase}` }).toString() : undefined;
+// On PostgreSQL a database of its own: the shared service's dispatcher would perform its intents.
+const own = ownDatabase('operator_terminate');
 let service: ServiceProcess | undefined;
 let connection: Connection | undefined;
 let db: Db | undefined;
 let tenant: Tenant;
 const closers: Array<() => Promise<unknown>> = [];
 
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  await client.query(sql).finally(() => client.end());
-}
 
 async function start(env: Record<string, string>) {
   await connection?.close();
@@ -44,11 +39,11 @@ async function start(env: Record<string, string>) {
     WEBHOOK_RETRY_SCHEDULE: '0,10m',
     // On a shared Temporal server (TEMPORAL_ADDRESS) no other service's worker takes its tasks.
     TEMPORAL_TASK_QUEUE: `operator-terminate-${process.pid}`,
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...own.env,
     ...env,
   }));
   connection = await Connection.connect({ address: service.temporalAddress });
-  db = createPrismaClient(databaseUrl ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url, { poolSize: 1 });
+  db = createPrismaClient(own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url, { poolSize: 1 });
 }
 
 const temporal = () => new Client({ connection: connection! });
@@ -73,7 +68,7 @@ async function contactWithAccount(code: string) {
 }
 
 beforeAll(async () => {
-  if (ownDatabase) await admin(`CREATE DATABASE ${ownDatabase}`);
+  await own.create();
 });
 
 afterAll(async () => {
@@ -82,13 +77,13 @@ afterAll(async () => {
   await service?.stop('SIGKILL');
   for (const close of closers) await close();
   rmSync(dataDir, { recursive: true, force: true });
-  if (ownDatabase) await admin(`DROP DATABASE IF EXISTS ${ownDatabase} WITH (FORCE)`);
+  await own.drop();
 });
 
 test('terminate or cancel settles every kind of workflow\'s record, running or after a restart', async () => {
   // 1. Nothing runs workflow code: each is terminated before its first step.
   await start({ RUN_WORKER: 'false', WORKFLOW_RECONCILE_MS: '0' });
-  tenant = await createTenant('operator terminate', dataDir, databaseUrl);
+  tenant = await createTenant('operator terminate', dataDir, own.url);
   const receiver = await startReceiver(() => ({ status: 500 }));
   closers.push(() => receiver.close());
   const webhook = (await call('POST', '/webhooks', { name: 'Receiver', method: 'POST', url_endpoint: receiver.url, url_auth: 'NO_AUTH' })).id;

@@ -12,28 +12,34 @@ import type { DatabaseInfo } from '../../src/db/embedded';
 import { eventually, startReceiver } from '../automation-runs/helpers';
 import { startSmtpSink } from '../communications/helpers';
 import { api, serviceCa } from '../support/api';
+import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-outbox-kill-'));
+// On PostgreSQL a database of its own: the shared service's dispatcher would perform its intents.
+const own = ownDatabase('outbox_kill');
 let service: ServiceProcess | undefined;
 let db: Db | undefined;
 const closers: Array<() => Promise<unknown>> = [];
+
+beforeAll(() => own.create());
 
 afterAll(async () => {
   await db?.$disconnect().catch(() => undefined);
   await service?.stop('SIGKILL');
   for (const close of closers) await close();
   rmSync(dataDir, { recursive: true, force: true });
+  await own.drop();
 });
 
 function database(): Db {
-  const url = process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
+  const url = own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
   return createPrismaClient(url, { poolSize: 1 });
 }
 
 async function start(dispatcher: boolean) {
-  service = await startServiceProcess(serviceEnv(dataDir, { OUTBOX_DISPATCHER: String(dispatcher) }));
+  service = await startServiceProcess(serviceEnv(dataDir, { ...own.env, OUTBOX_DISPATCHER: String(dispatcher) }));
   db = database();
 }
 
@@ -50,7 +56,7 @@ test('a kill between the commit and the start: after the restart every kind runs
   const receiver = await startReceiver();
   closers.push(() => receiver.close());
   await start(false);
-  const tenant = await createTenant('outbox kill', dataDir);
+  const tenant = await createTenant('outbox kill', dataDir, own.url);
   const call = async (method: string, route: string, body?: object, auth: { key?: string; token?: string } = { key: tenant.secretKey }) => {
     const res = await api(method, route, { baseUrl: service!.url, ca: serviceCa(dataDir), ...auth, body });
     expect([method, route, res.status, res.status === 200 ? '' : res.text]).toEqual([method, route, 200, '']);

@@ -9,6 +9,7 @@ import { Connection } from '@temporalio/client';
 import { loadConfig } from '../../src/config';
 import { eventually } from '../communications/helpers';
 import { api, serviceCa } from '../support/api';
+import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
 
@@ -16,12 +17,17 @@ const bin = process.env.TEMPORAL_CLI;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-temporal-server-cli-'));
 const dbFile = path.join(dataDir, 'temporal-cli.db');
 let service: ServiceProcess | undefined;
+// On PostgreSQL a database of its own: the shared service's dispatcher would perform its intents.
+const own = ownDatabase('temporal_server_cli');
+
+beforeAll(() => own.create());
 
 afterAll(async () => {
   await service?.stop('SIGKILL');
   // A failed test must not leave a dev server behind.
   for (const pid of devServersOf(dbFile)) process.kill(pid, 'SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
+  await own.drop();
 });
 
 /** Pids of the running processes whose command line names the state file: the dev servers on it. */
@@ -37,7 +43,7 @@ function devServersOf(file: string): number[] {
 }
 
 function start(): Promise<ServiceProcess> {
-  const env = serviceEnv(dataDir, { TEMPORAL_SERVER: 'cli', TEMPORAL_CLI: bin!, TEMPORAL_UI_PORT: '0' });
+  const env = serviceEnv(dataDir, { ...own.env, TEMPORAL_SERVER: 'cli', TEMPORAL_CLI: bin!, TEMPORAL_UI_PORT: '0' });
   // Not the suite's shared server: this service starts its own.
   delete env.TEMPORAL_ADDRESS;
   return startServiceProcess(env);
@@ -86,7 +92,7 @@ if (!bin) {
     expect([existsSync(dbFile), existsSync(path.join(dataDir, 'temporal'))]).toEqual([true, false]);
 
     // A termination is a workflow the request starts and waits for: 200 means it completed.
-    const { secretKey: key } = await createTenant('temporal server cli', dataDir);
+    const { secretKey: key } = await createTenant('temporal server cli', dataDir, own.url);
     const call = (method: string, route: string, body?: object) => api(method, route, { baseUrl: service!.url, ca: serviceCa(dataDir), key, body });
     const account = async (code: string) => {
       const created = await call('POST', '/contacts', { contact_type: 'PERSON', code, first_name: 'Cli', last_name: code, accounts: [{ name: 'Main', is_primary: true, currency_code: 'EUR' }] });

@@ -8,11 +8,11 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { createPrismaClient, type Db } from '../../src/db/client';
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { api, serviceCa } from '../support/api';
+import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
 import { eventually } from '../communications/helpers';
@@ -23,21 +23,11 @@ const CONTACTS = 3000;
 const lastName = (n: number) => (n % 500 === 0 ? `O"Neil, Jr.` : `Kill${n}`);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-report-restart-'));
 // On PostgreSQL a database of its own, as the data directory is the service's own.
-const ownDatabase = process.env.DATABASE_URL ? `report_restart_${process.pid}` : undefined;
-const databaseUrl = ownDatabase ? Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${ownDatabase}` }).toString() : undefined;
+const own = ownDatabase('report_restart');
 let service: ServiceProcess | undefined;
 let sink: Awaited<ReturnType<typeof startHoldingSink>>;
 let db: Db | undefined;
 
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * A real SMTP server that, while `hold` is set, reads a message whole and leaves it unanswered
@@ -81,12 +71,12 @@ async function startHoldingSink() {
 }
 
 function database(): Db {
-  const url = databaseUrl ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
+  const url = own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
   return createPrismaClient(url, { poolSize: 1 });
 }
 
 async function start() {
-  service = await startServiceProcess(serviceEnv(dataDir, databaseUrl ? { DATABASE_URL: databaseUrl } : {}));
+  service = await startServiceProcess(serviceEnv(dataDir, own.env));
   db = database();
 }
 
@@ -106,7 +96,7 @@ const call = (method: string, route: string, auth: { key?: string; token?: strin
 
 
 beforeAll(async () => {
-  if (ownDatabase) await admin(`CREATE DATABASE ${ownDatabase}`);
+  await own.create();
 });
 
 afterAll(async () => {
@@ -115,13 +105,13 @@ afterAll(async () => {
   sink?.release();
   await sink?.close();
   rmSync(dataDir, { recursive: true, force: true });
-  if (ownDatabase) await admin(`DROP DATABASE IF EXISTS ${ownDatabase} WITH (FORCE)`);
+  await own.drop();
 });
 
 test('a report run killed while mailing, or right after it was asked for, is mailed once after a restart with every row', async () => {
   sink = await startHoldingSink();
   await start();
-  const tenant = await createTenant('report restart', dataDir, databaseUrl);
+  const tenant = await createTenant('report restart', dataDir, own.url);
   const key = { key: tenant.secretKey };
   const users = await call('GET', `/users?username=${encodeURIComponent(tenant.admin.username)}`, key);
   expect((await call('PUT', `/users/${users.body.content[0].id}`, key, { email: 'reports@kill.test' })).status).toBe(200);

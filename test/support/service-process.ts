@@ -37,9 +37,10 @@ export function serviceEnv(dataDir: string, extra: Record<string, string> = {}):
     // The test receivers and SMTP sinks listen on 127.0.0.1 (::1: localhost may resolve to it
     // too); the rest of 127/8 stays refused (test/security/outbound.test.ts uses 127.0.0.2).
     OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32,::1/128',
-    // On a shared PostgreSQL database only the shared service dispatches outbox events: another
-    // service's own Temporal server would run the shared service's tenants' automations.
-    ...(process.env.DATABASE_URL ? { OUTBOX_DISPATCHER: 'false' } : {}),
+    // On the shared PostgreSQL database only the shared service dispatches the outbox: another
+    // service's own Temporal server would run the shared service's tenants' automations. A
+    // service on a database of its own (own-database.ts) dispatches its own.
+    ...(process.env.DATABASE_URL && !extra.DATABASE_URL ? { OUTBOX_DISPATCHER: 'false' } : {}),
     ...SHARED_DATABASE_ENV,
     // On a shared Temporal server a queue per data directory: no other service's worker takes
     // this one's tasks, and a restart on the same directory picks its workflows up again.

@@ -10,26 +10,32 @@ import { createPrismaClient, type Db } from '../../src/db/client';
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { checkLedger } from '../../src/domain/money/ledger/check';
 import { api, serviceCa } from '../support/api';
+import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
 
 const WALLETS = 12;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-termination-'));
+// On PostgreSQL a database of its own: the shared service's dispatcher would perform its intents.
+const own = ownDatabase('termination_kill');
 let service: ServiceProcess | undefined;
+
+beforeAll(() => own.create());
 
 afterAll(async () => {
   await service?.stop('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
+  await own.drop();
 });
 
 function database(): Db {
-  const url = process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
+  const url = own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
   return createPrismaClient(url, { poolSize: 1 });
 }
 
 test('a termination killed after its first wallet resumes after a restart and moves everything exactly once', async () => {
-  service = await startServiceProcess(serviceEnv(dataDir));
-  const { secretKey: key, organisationId } = await createTenant('termination', dataDir);
+  service = await startServiceProcess(serviceEnv(dataDir, own.env));
+  const { secretKey: key, organisationId } = await createTenant('termination', dataDir, own.url);
   const call = (method: string, route: string, body?: object) => api(method, route, { baseUrl: service!.url, ca: serviceCa(dataDir), key, body });
   const contact = async (code: string) => {
     const created = await call('POST', '/contacts', { contact_type: 'PERSON', code, first_name: code, last_name: 'Kill', accounts: [{ name: 'Main', is_primary: true, currency_code: 'EUR' }] });
@@ -59,7 +65,7 @@ test('a termination killed after its first wallet resumes after a restart and mo
   expect(moved).toBeLessThan(WALLETS);
   await db.$disconnect().catch(() => undefined);
 
-  service = await startServiceProcess(serviceEnv(dataDir));
+  service = await startServiceProcess(serviceEnv(dataDir, own.env));
   const connection = await Connection.connect({ address: service.temporalAddress });
   try {
     await new Client({ connection }).workflow.getHandle(`account-termination:${source}`).result();
