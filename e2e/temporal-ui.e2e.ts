@@ -5,7 +5,8 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import type { Browser, Page } from 'playwright-core';
 import { startTemporalServer, type TemporalServer } from '../temporal/server';
 import { startTemporalUi, type TemporalUi } from '../temporal/ui-server';
-import { searchAttributes } from '../src/temporal/search-attributes';
+import { registerSearchAttributes, searchAttributes } from '../src/temporal/search-attributes';
+import { createLogger } from '../src/log';
 import { launchChromium } from './browser';
 
 /**
@@ -41,6 +42,8 @@ describe('Temporal UI in a browser', () => {
       log: (level, msg, fields) => process.stderr.write(`temporal-ui ${level}: ${msg} ${JSON.stringify(fields ?? {})}\n`),
     });
     const connection = await Connection.connect({ address: server.address });
+    // As the service does at start: a Temporal server knows no custom attribute until registered.
+    await registerSearchAttributes(connection, 'default', createLogger('warn'));
     client = new Client({ connection });
     worker = await Worker.create({
       connection: await NativeConnection.connect({ address: server.address }),
