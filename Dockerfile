@@ -12,6 +12,10 @@ COPY prisma ./prisma
 RUN npm ci && npm cache clean --force
 
 COPY . .
+# The compiled service and the workflow bundle (scripts/build.mjs): npm start only checks them, and
+# the node user could not write dist/. The Temporal UI's packages are not installed: the image runs
+# against a Temporal cluster and its own UI (temporal/docker-compose.yml).
+RUN node scripts/build.mjs
 
 # The data directory holds generated TLS keys and other local state; the node user must own it.
 ENV NODE_ENV=production \

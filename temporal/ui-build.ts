@@ -1,16 +1,18 @@
 /**
- * Builds the Temporal Web UI (the app in temporal/ui) on first use and keeps it: its npm packages
- * are not the repository's (npm install, start and test stay as fast without them). The static
- * output lives in `<cacheDir>/<hash>/`, the hash being of temporal/ui's sources and lock file, so
- * a later start with the same sources serves it at once and a changed app is built again.
+ * Builds the Temporal Web UI (the app in temporal/ui) on first use and keeps it. Its npm packages
+ * are installed by the repository's `npm install` (scripts/install-ui.mjs, into
+ * temporal/ui/node_modules), so a start needs no registry. The static output lives in
+ * `<cacheDir>/<hash>/`, the hash being of temporal/ui's sources and lock file, so a later start
+ * with the same sources serves it at once and a changed app is built again.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ROOT } from '../src/paths';
 
-export const UI_SOURCES = path.join(__dirname, 'ui');
+export const UI_SOURCES = path.join(ROOT, 'temporal/ui');
 /** What a build leaves in the sources when someone develops the app in place. */
 const NOT_SOURCES = new Set(['node_modules', 'build', '.svelte-kit']);
 /** A cold install and build take 1-2 min here; past this something is stuck. */
@@ -21,15 +23,15 @@ export interface UiBuildOptions {
   log: (level: 'info' | 'warn' | 'error', msg: string, fields?: object) => void;
   /** Stops the build (the process is shutting down): the steps are killed, the work directory removed. */
   signal?: AbortSignal;
-  /** The steps' environment (npm's settings); the process's by default. */
+  /** The build step's environment; the process's by default. */
   env?: NodeJS.ProcessEnv;
 }
 
 /**
- * The cached build, or a new one: the sources are copied to a work directory beside the cache,
- * `npm install` and `vite build` run there at low priority (the service keeps its CPU), the
- * output is renamed into place (atomic: a concurrent builder of the same sources wins harmlessly),
- * and the work directory and builds of other sources are removed.
+ * The cached build, or a new one: the sources are copied to a work directory beside the cache
+ * with a link to temporal/ui/node_modules, `vite build` runs there at low priority (the service
+ * keeps its CPU), the output is renamed into place (atomic: a concurrent builder of the same
+ * sources wins harmlessly), and the work directory and builds of other sources are removed.
  */
 export async function buildUi(opts: UiBuildOptions): Promise<string> {
   const hash = sourcesHash(UI_SOURCES);
@@ -43,17 +45,21 @@ export async function buildUi(opts: UiBuildOptions): Promise<string> {
     const started = Date.now();
     opts.log('info', 'building the Temporal UI (first use of these sources)', { dir: target });
     fs.cpSync(UI_SOURCES, work, { recursive: true, filter: (src) => !NOT_SOURCES.has(path.basename(src)) });
+    const modules = path.join(UI_SOURCES, 'node_modules');
+    if (!fs.existsSync(path.join(modules, 'vite/package.json'))) {
+      throw new Error(`the Temporal UI's packages are not installed (${modules}): run npm install`);
+    }
+    // Packages resolve from their real path (temporal/ui/node_modules), the app's files through the link.
+    fs.symlinkSync(modules, path.join(work, 'node_modules'), 'dir');
     const step = { cwd: work, signal: opts.signal, env: opts.env ?? process.env };
-    await run('npm install', 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], step);
-    const installed = Date.now();
-    await run('vite build', process.execPath, [path.join(work, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], step);
+    await run('vite build', process.execPath, [path.join(modules, 'vite/bin/vite.js'), 'build', '--logLevel', 'warn'], step);
     try {
       fs.renameSync(path.join(work, 'build'), target);
     } catch (e) {
       if (!fs.existsSync(path.join(target, 'index.html'))) throw e;
     }
     removeOtherBuilds(cacheDir, hash);
-    opts.log('info', 'Temporal UI built', { installMs: installed - started, buildMs: Date.now() - installed, dir: target });
+    opts.log('info', 'Temporal UI built', { buildMs: Date.now() - started, dir: target });
     return target;
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

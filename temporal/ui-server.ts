@@ -21,7 +21,7 @@ export interface TemporalUiOptions {
   /** Where built apps are kept (one directory per version of the sources). */
   cacheDir: string;
   log: (level: 'info' | 'warn' | 'error', msg: string, fields?: object) => void;
-  /** The build's environment (npm's settings); the process's by default. */
+  /** The build's environment (vite's); the process's by default. */
   buildEnv?: NodeJS.ProcessEnv;
 }
 
@@ -61,10 +61,10 @@ export async function startTemporalUi(opts: TemporalUiOptions): Promise<Temporal
     if (req.method !== 'GET' && req.method !== 'HEAD') return page(res, 405, 'Method not allowed', '');
     if (state.state === 'building') {
       res.setHeader('Refresh', '15');
-      return page(res, 503, 'Building the Temporal UI', 'The first start builds the UI from npm packages (about two minutes). Refresh in a minute.');
+      return page(res, 503, 'Building the Temporal UI', 'The first start builds the UI (about a minute). Refresh in a minute.');
     }
     if (state.state === 'failed') {
-      return page(res, 500, 'The Temporal UI could not be built', `It is built from npm packages on first use: restart once the npm registry is reachable.\n\n${state.reason}`);
+      return page(res, 500, 'The Temporal UI could not be built', `It is built on first use from the packages npm install put in temporal/ui/node_modules: run npm install, then restart.\n\n${state.reason}`);
     }
     serveFile(state.dir, url, req, res);
   });

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
-import pkg from '../../package.json';
+import { ROOT } from '../paths';
 import { bodyRequired, type RouteDef } from './route';
 import { MAX_MEMBERS, MAX_NESTING } from './middleware/nesting';
 import { COMMON_AREA, ERROR_CODES, codesOf } from '../domain/error-codes';
@@ -12,6 +14,8 @@ import { SCOPES } from '../domain/identity/scopes';
  */
 
 type Json = Record<string, unknown>;
+/** Read, not imported: an import of ../../package.json would miss from dist/src/api (src/paths.ts). */
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
 type Io = 'input' | 'output';
 
 export interface OpenApiOptions {

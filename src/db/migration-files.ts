@@ -3,8 +3,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ROOT } from '../paths';
 
-export const DEFAULT_MIGRATIONS_DIR = path.resolve(__dirname, '../../prisma/migrations');
+export const DEFAULT_MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
 export const MIGRATION_FILE = 'migration.sql';
 export const LOCK_FILE = 'migration_lock.toml';
 export const LOCK_FILE_CONTENT =

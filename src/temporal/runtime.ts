@@ -11,6 +11,7 @@ import type { Logger } from '../log';
 import { createMailer } from '../mail';
 import { startTemporalCliServer } from './cli-server';
 import { startWorker } from './worker';
+import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 export interface TemporalHandle {
   address: string;
@@ -41,10 +42,13 @@ export interface TemporalHandle {
  */
 export async function startTemporal(config: Config, log: Logger): Promise<TemporalHandle> {
   installRuntime(log);
-  // Bundling the workflow code takes 1.5-2 s: do it now, while the caller starts the database.
-  const bundling = config.RUN_WORKER
-    ? bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: Runtime.instance().logger })
-    : undefined;
+  // Compiled (npm start), the bundle was built with the code; under tsx bundling takes 1.5-2 s: do
+  // it now, while the caller starts the database.
+  const prebuilt = config.RUN_WORKER ? prebuiltWorkflowBundle() : undefined;
+  const bundling =
+    config.RUN_WORKER && !prebuilt
+      ? bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: Runtime.instance().logger })
+      : undefined;
   bundling?.catch(() => undefined);
   const closers: Array<() => Promise<void>> = [];
   const own = config.TEMPORAL_ADDRESS ? undefined : await startOwnServer(config, log);
@@ -72,7 +76,7 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
     connection,
     client,
     async startWorker(db, afterWrite) {
-      if (!bundling) return;
+      if (!config.RUN_WORKER) return;
       const mail = createMailer(config);
       closers.push(async () => mail.close());
       const worker = await startWorker({
@@ -81,7 +85,7 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
         namespace: config.TEMPORAL_NAMESPACE,
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         activities: createActivities({ db, mail, config, log, afterWrite }),
-        workflowBundle: { code: (await bundling).code },
+        workflowBundle: prebuilt ?? { code: (await bundling!).code },
         // One workflow thread was the bottleneck in bench/temporal.ts; two gave ~1.7x throughput.
         workflowThreadPoolSize: 2,
       });

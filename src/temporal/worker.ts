@@ -11,6 +11,7 @@ import { ConfigError, loadConfigOrExit } from '../config';
 import { createLogger } from '../log';
 import { openWorkerDeps } from './worker-deps';
 import { temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
+import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 export interface StartWorkerOptions {
   /** host:port of the Temporal frontend. */
@@ -104,6 +105,8 @@ async function main(): Promise<void> {
       namespace,
       taskQueue,
       activities: createActivities(resources.deps),
+      // Compiled (npm run worker): the bundle scripts/build.mjs made; under tsx, src/workflows.
+      workflowBundle: prebuiltWorkflowBundle(),
       // A dedicated worker process may use its cores for workflow code.
       workflowThreadPoolSize: Math.min(4, Math.max(1, availableParallelism())),
     });

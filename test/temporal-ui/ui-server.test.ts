@@ -98,15 +98,15 @@ describe('before and without a build', () => {
     const logged: string[] = [];
     const ui = await startTemporalUi({
       host: '127.0.0.1', port: 0, apiAddress: '127.0.0.1:1', cacheDir: path.join(dir, 'cache'), log: (_l, msg) => logged.push(msg),
-      // npm finds no package: offline, with an empty cache (as with no registry).
-      buildEnv: { ...process.env, npm_config_offline: 'true', npm_config_cache: path.join(dir, 'npm-cache') },
+      // vite cannot run: node is told to preload a module that does not exist.
+      buildEnv: { ...process.env, NODE_OPTIONS: `--require=${path.join(dir, 'missing.js')}` },
     });
     try {
       const building = await request(ui.url, { path: '/namespaces/default/workflows' });
       expect(building).toMatchObject({ status: 503, body: expect.stringContaining('Building the Temporal UI') });
-      await expect(ui.ready).rejects.toThrow(/npm install failed/);
+      await expect(ui.ready).rejects.toThrow(/vite build failed/);
       const failed = await request(ui.url, { path: '/' });
-      expect(failed).toMatchObject({ status: 500, body: expect.stringContaining('npm install failed') });
+      expect(failed).toMatchObject({ status: 500, body: expect.stringContaining('vite build failed') });
       expect(logged.filter((m) => m.includes('could not be built'))).toHaveLength(1);
       // The API is passed on whatever the app's state: here nobody listens behind it.
       expect((await request(ui.url, { path: '/api/v1/namespaces' })).status).toBe(503);
