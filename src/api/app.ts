@@ -82,8 +82,6 @@ export function createApp(deps: AppDeps) {
 
 type Pipeline = { deps: AppDeps; authenticator: Authenticator; limiter: RateLimiter; idempotency: Idempotency };
 
-const TRANSACTION = WRITE_TRANSACTION;
-
 /** The longest a write waits for the start of the workflow it asked for (RouteDef.waitForDispatch). */
 const DISPATCH_WAIT_MS = 5_000;
 
@@ -156,7 +154,7 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
         // The replayable response commits with the change it describes.
         if (scope) await p.idempotency.complete(scope, stored(out), tx);
         return out;
-      }, TRANSACTION);
+      }, WRITE_TRANSACTION);
     } else {
       result = await def.handler({ ctx: { ...base, db, sql }, params, query, body, prepared });
       if (scope) await p.idempotency.complete(scope, stored(result));
@@ -210,14 +208,14 @@ const NO_DATABASE_IN_SQL = refusingDb("A transaction: 'sql' route uses ctx.sql o
 
 /**
  * The pipeline's own pg transaction: one connection from the shared pool, each statement
- * limited to TRANSACTION.timeout.
+ * limited to WRITE_TRANSACTION.timeout.
  */
 async function inSqlTransaction<T>(p: Pipeline, organisationId: string, fn: (sql: OrgSql) => Promise<T>): Promise<T> {
   const { pool, namedStatements } = p.deps.database;
   const client = await pool.connect();
   let broken = false;
   try {
-    await client.query(`BEGIN; SET LOCAL statement_timeout = ${TRANSACTION.timeout}`);
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${WRITE_TRANSACTION.timeout}`);
     const out = await fn(pgSql(client, organisationId, namedStatements));
     await client.query('COMMIT');
     return out;

@@ -8,13 +8,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import pg from 'pg';
 import { createPrismaClient, type Db } from '../../src/db/client';
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { txSql } from '../../src/db/sql';
 import { loadConfig } from '../../src/config';
 import { recordWebhookDelivery } from '../../src/temporal/starters';
 import { api, serviceCa } from '../support/api';
+import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
 import { automation, caller, eventually, json, param, postWebhook, startReceiver } from './helpers';
@@ -24,47 +24,34 @@ let service: ServiceProcess | undefined;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let db: Db | undefined;
 // On PostgreSQL a database of its own: a dispatcher of another service would take its events.
-const ownDatabase = process.env.DATABASE_URL ? `automation_restart_${process.pid}` : undefined;
-const databaseUrl = ownDatabase ? Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${ownDatabase}` }).toString() : undefined;
+const own = ownDatabase('automation_restart');
 
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-beforeAll(async () => {
-  if (ownDatabase) await admin(`CREATE DATABASE ${ownDatabase}`);
-});
+beforeAll(() => own.create());
 
 afterAll(async () => {
   await db?.$disconnect().catch(() => undefined);
   await service?.stop('SIGKILL');
   await receiver?.close();
   rmSync(dataDir, { recursive: true, force: true });
-  if (ownDatabase) await admin(`DROP DATABASE IF EXISTS ${ownDatabase} WITH (FORCE)`);
+  await own.drop();
 });
 
 function database(): Db {
-  const url = databaseUrl ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
+  const url = own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
   return createPrismaClient(url, { poolSize: 1 });
 }
 
 async function restart(dispatcher: boolean) {
   await db?.$disconnect().catch(() => undefined);
   await service?.stop('SIGKILL');
-  service = await startServiceProcess(serviceEnv(dataDir, { OUTBOX_DISPATCHER: String(dispatcher), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
+  service = await startServiceProcess(serviceEnv(dataDir, { OUTBOX_DISPATCHER: String(dispatcher), ...own.env }));
   db = database();
 }
 
 test('events survive kills: dispatched after a restart once, never run twice; an approval waits across a kill', async () => {
   receiver = await startReceiver();
   await restart(false);
-  const { secretKey: key } = await createTenant('automation restart', dataDir, databaseUrl);
+  const { secretKey: key } = await createTenant('automation restart', dataDir, own.url);
   const call = () => caller(key, { baseUrl: service!.url, ca: serviceCa(dataDir) });
   const webhook = (await call()('POST', '/webhooks', { name: 'Receiver', method: 'POST', url_endpoint: receiver.url, url_auth: 'NO_AUTH' })).id;
   const direct = await automation(call(), 'REGISTER_CONTACT', [postWebhook(webhook)]);
