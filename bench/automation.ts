@@ -69,11 +69,18 @@ export async function runAutomationScenario(o: {
   }
 }
 
-export function printAutomation(r: AutomationResult, clients: number, log: (line: string) => void): void {
+/** Issue 22 part 3: ≥ 100 runs/s with p99 < 2 s on the embedded shape, ≥ 200 runs/s at scale. */
+export interface AutomationAim {
+  runsPerSecond: number;
+  p99Ms?: number;
+}
+
+export function printAutomation(r: AutomationResult, clients: number, log: (line: string) => void, aim: AutomationAim): void {
   const pct = (p: number) => r.latenciesMs[Math.min(r.latenciesMs.length - 1, Math.floor((p / 100) * r.latenciesMs.length))] ?? NaN;
   log('| contacts | clients | webhooks received | contacts/s | automation runs/s (first request → last webhook) | p50 ms (200 → webhook) | p99 ms | max ms | aim |');
   log('|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   const runsPerSecond = r.received / r.endToEndSeconds;
-  const met = runsPerSecond >= 100 && pct(99) < 1000 && !r.timedOut;
-  log(`| ${r.contacts} | ${clients} | ${r.received}${r.timedOut ? ' (timed out)' : ''} | ${(r.contacts / r.createSeconds).toFixed(0)} | ${runsPerSecond.toFixed(0)} | ${pct(50)} | ${pct(99)} | ${r.latenciesMs.at(-1)} | ≥ 100 runs/s, p99 < 1 s: ${met ? 'met' : 'missed'} |`);
+  const met = runsPerSecond >= aim.runsPerSecond && (aim.p99Ms === undefined || pct(99) < aim.p99Ms) && !r.timedOut;
+  const text = `≥ ${aim.runsPerSecond} runs/s${aim.p99Ms === undefined ? '' : `, p99 < ${aim.p99Ms / 1000} s`}`;
+  log(`| ${r.contacts} | ${clients} | ${r.received}${r.timedOut ? ' (timed out)' : ''} | ${(r.contacts / r.createSeconds).toFixed(0)} | ${runsPerSecond.toFixed(0)} | ${pct(50)} | ${pct(99)} | ${r.latenciesMs.at(-1)} | ${text}: ${met ? 'met' : 'missed'} |`);
 }

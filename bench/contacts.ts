@@ -29,12 +29,13 @@ import { startChild, startLineChild, type Child, type PlainChild } from './child
 import { runLoad, type LoadResult, type LoadSpec } from './load';
 import { pick, rng, seedContacts } from './seed';
 import { printAutomation, runAutomationScenario, type AutomationResult } from './automation';
+import { startAtScale, type AtScale, type WorkerChild } from './at-scale';
 import { analyticsSpecs, printAnalytics, seedAnalytics, type AnalyticsSeed } from './analytics';
 import { printPlan, runPlanScenario, type PlanResult } from './plan';
 import { printReports, runReportScenario, type ReportResult } from './reports';
 import { purchaseBody, seedBuyers } from './purchases';
 import { AIMS, printComparison, printProcesses, printTable, type ProcessMemory } from './report';
-import { procStatusBytes, RssSampler, type MemoryStats } from './rss';
+import { procCpuMs, procStatusBytes, RssSampler, type MemoryStats } from './rss';
 
 const env = process.env;
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
@@ -64,6 +65,9 @@ const POOL = env.DATABASE_POOL_SIZE ?? (POSTGRES ? '50' : '20');
 const PEER_POOL = env.BENCH_PEER_POOL ?? (POSTGRES ? POOL : '4');
 /** The service as an API process only: the Temporal server in a child of its own, no worker. */
 const API_ONLY = env.BENCH_API_ONLY === '1';
+/** The at-scale shape (bench/at-scale.ts): Temporal's dev server, the API process, BENCH_WORKERS workers. */
+const AT_SCALE = env.BENCH_AT_SCALE === '1';
+const WORKERS = Number(env.BENCH_WORKERS ?? 2);
 const PROFILE = env.BENCH_PROFILE === '1';
 const PROFILE_DIR = path.resolve('bench-profiles');
 const wanted = (name: string) => !ONLY || ONLY.has(name);
@@ -72,6 +76,10 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 let planResult: PlanResult | undefined;
 /** Set when the automation scenario ran. */
 let automationResult: AutomationResult | undefined;
+/** CPU seconds of each process of the shape over the automation scenario (from /proc). */
+let automationCpu: Array<{ name: string; seconds: number }> = [];
+/** SQL statements the service process (the API process at scale) sent over the automation scenario. */
+let automationStatements = 0;
 /** Set when the analytics scenario ran. */
 let analytics: { seed: AnalyticsSeed; results: LoadResult[] } | undefined;
 /** Set when the report scenario ran. */
@@ -138,7 +146,7 @@ async function ceiling(): Promise<LoadResult> {
   }
 }
 
-function serviceEnv(dataDir: string, temporalAddress?: string): NodeJS.ProcessEnv {
+function serviceEnv(dataDir: string, temporalAddress?: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {
     PATH: env.PATH,
     HOME: env.HOME,
@@ -157,7 +165,7 @@ function serviceEnv(dataDir: string, temporalAddress?: string): NodeJS.ProcessEn
     out.TEMPORAL_ADDRESS = temporalAddress;
     out.RUN_WORKER = 'false';
   }
-  return out;
+  return { ...out, ...extra };
 }
 
 /** BENCH_API_ONLY=1: `npm run temporal` (temporal/server/main.ts) alone, on a free port, its RSS sampled from /proc. */
@@ -206,18 +214,30 @@ async function main() {
   }
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-service-'));
-  const temporalDir = API_ONLY ? mkdtempSync(path.join(os.tmpdir(), 'bench-temporal-')) : undefined;
+  const temporalDir = API_ONLY || AT_SCALE ? mkdtempSync(path.join(os.tmpdir(), 'bench-temporal-')) : undefined;
   let temporal: { child: PlainChild; rss: RssSampler } | undefined;
+  let atScale: AtScale | undefined;
+  let workers: WorkerChild[] = [];
   let service: Service | undefined;
   let seedLine = '';
   try {
-    if (temporalDir) {
+    if (AT_SCALE) {
+      if (!POSTGRES) throw new Error('BENCH_AT_SCALE=1 needs DATABASE_URL (a throw-away PostgreSQL database)');
+      atScale = await startAtScale(temporalDir!);
+      log(`BENCH_AT_SCALE=1: Temporal dev server (the real one) in pid ${atScale.temporal.child.pid} at ${atScale.temporal.address}`);
+      service = await startChild('service-child.ts', serviceEnv(dataDir, atScale.temporal.address, atScale.sharedEnv));
+      // Pools within max_connections (100 by default) beside the API process's.
+      const workerEnv: NodeJS.ProcessEnv = { ...serviceEnv(dataDir, atScale.temporal.address, atScale.sharedEnv), DATABASE_URL: service.ready.databaseUrl, DATABASE_POOL_SIZE: env.BENCH_WORKER_POOL ?? '10' };
+      delete workerEnv.RUN_WORKER;
+      workers = await atScale.startWorkers(workerEnv, WORKERS);
+      log(`${workers.length} worker processes (npm run worker): pids ${workers.map((w) => w.process.pid).join(', ')}`);
+    } else if (temporalDir) {
       temporal = await startTemporalChild(temporalDir);
       log(`BENCH_API_ONLY=1: Temporal server alone in pid ${temporal.child.process.pid} at ${temporal.child.ready}; the service runs with RUN_WORKER=false`);
     }
-    service = await startChild('service-child.ts', serviceEnv(dataDir, temporal?.child.ready));
+    service ??= await startChild('service-child.ts', serviceEnv(dataDir, temporal?.child.ready));
     const base = service.ready.url;
-    const shape = temporal ? 'API only (external Temporal, no worker)' : 'API + embedded Temporal server + worker in one process';
+    const shape = atScale ? `API process + ${workers.length} workers + Temporal dev server` : temporal ? 'API only (external Temporal, no worker)' : 'API + embedded Temporal server + worker in one process';
     log(`Service at ${base} (pid ${service.process.pid}; ${shape}) on ${POSTGRES ? 'PostgreSQL' : 'the embedded database (PGlite)'}, pool ${POOL}`);
     const { organisationId, key } = await tenant(service.ready.databaseUrl);
     const headers = { api_key: key, 'content-type': 'application/json' };
@@ -336,7 +356,19 @@ async function main() {
         const t = await tenant(service.ready.databaseUrl);
         log(`Automations: ${AUTOMATION_CONTACTS} registrations by ${AUTOMATION_CLIENTS} clients, each posting a webhook (load average ${loadAverage()})`);
         if (PROFILE) await service.ask({ cmd: 'profile-start' });
+        const shapePids: Array<[string, number | undefined]> = [
+          [atScale ? 'API process' : 'service', service.process.pid],
+          ...workers.map((w, i): [string, number | undefined] => [`worker ${i + 1}`, w.process.pid]),
+          ...(atScale ? [['Temporal dev server', atScale.temporal.child.pid] as [string, number | undefined]] : []),
+        ];
+        const cpuBefore = shapePids.map(([, pid]) => (pid === undefined ? undefined : procCpuMs(pid)));
+        const statementsBefore = (await service.ask<Stats>({ cmd: 'stats' })).statements ?? 0;
         automationResult = await runAutomationScenario({ base, key: t.key, contacts: AUTOMATION_CONTACTS, clients: AUTOMATION_CLIENTS, timeoutSeconds: 300, log });
+        automationStatements = ((await service.ask<Stats>({ cmd: 'stats' })).statements ?? 0) - statementsBefore;
+        automationCpu = shapePids.flatMap(([name, pid], i) => {
+          const after = pid === undefined ? undefined : procCpuMs(pid);
+          return after === undefined || cpuBefore[i] === undefined ? [] : [{ name, seconds: (after - cpuBefore[i]!) / 1000 }];
+        });
         if (PROFILE) {
           mkdirSync(PROFILE_DIR, { recursive: true });
           const file = path.join(PROFILE_DIR, 'automation_runs.cpuprofile');
@@ -358,7 +390,7 @@ async function main() {
       for (const spec of analyticsSpecs(base, t.key, seed, ANALYTICS_CONNECTIONS, SECONDS)) analytics.results.push(await measure(spec, service, { service: true }));
       results.push(...analytics.results);
     }
-    await retire(`service (${temporal ? 'API only' : 'API + Temporal server + worker'})`, service);
+    await retire(`service (${atScale ? 'API process' : temporal ? 'API only' : 'API + Temporal server + worker'})`, service);
     if (temporal) {
       const t = temporal.rss.report();
       processes.push({ name: 'Temporal server (npm run temporal)', pid: temporal.child.process.pid, rss: t.rss, peakRss: t.peakRssTotal, hwm: procStatusBytes(temporal.child.process.pid, 'VmHWM') });
@@ -368,6 +400,8 @@ async function main() {
   } finally {
     log('Stopping the service...');
     await service?.stop();
+    await Promise.all(workers.map((w) => w.stop()));
+    await atScale?.temporal.stop();
     if (temporal) {
       temporal.rss.stop();
       await temporal.child.stop();
@@ -390,9 +424,16 @@ function report(results: LoadResult[], ceilingRps: number | undefined, seedLine:
   }
   if (automationResult) {
     log('');
-    log(`Automations, a webhook per registration (${POSTGRES ? 'PostgreSQL' : 'embedded shape'}; the service with its embedded Temporal server and worker):`);
+    const shape = AT_SCALE
+      ? `the at-scale shape: PostgreSQL, Temporal's dev server, the API process and ${WORKERS} worker processes`
+      : `${POSTGRES ? 'PostgreSQL' : 'embedded shape'}; the service with its embedded Temporal server and worker`;
+    log(`Automations, a webhook per registration (${shape}):`);
     log('');
-    printAutomation(automationResult, AUTOMATION_CLIENTS, log);
+    printAutomation(automationResult, AUTOMATION_CLIENTS, log, AT_SCALE ? { runsPerSecond: 200 } : { runsPerSecond: 100, p99Ms: 2000 });
+    if (automationCpu.length) {
+      log('');
+      log(`Over the scenario: ${(automationStatements / automationResult!.received).toFixed(1)} SQL statements per run from the ${AT_SCALE ? 'API process' : 'service'}; CPU (from /proc): ${automationCpu.map((c) => `${c.name} ${c.seconds.toFixed(1)} s (${((1000 * c.seconds) / automationResult!.received).toFixed(1)} ms/run)`).join('; ')}`);
+    }
   }
   if (reportResult) {
     log('');

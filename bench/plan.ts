@@ -8,12 +8,12 @@
 // ahead, so it ticks once; after every row of the tick is SENT it goes back to DRAFT anyway.
 // The contacts go straight into the database (bench/seed.ts); the organisation, its key, the
 // integration, the segment and the plan through the API (seeding, not measured).
-import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { postJson } from './http';
+import { procCpuMs } from './rss';
 import { seedContacts } from './seed';
 
 export interface PlanResult {
@@ -88,19 +88,6 @@ function putJson(url: string, headers: Record<string, string>, body: object): Pr
 /** A 6-field cron (seconds first) matching exactly `at` (UTC): it ticks once a year. */
 function cronAt(at: Date): string {
   return `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} ${at.getUTCDate()} ${at.getUTCMonth() + 1} *`;
-}
-
-const CLOCK_TICKS_MS = 10; // USER_HZ is 100 on Linux
-
-/** utime + stime of a process in ms, from /proc (undefined when gone or not Linux). */
-function procCpuMs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICKS_MS;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -59,6 +59,19 @@ export function procStatusBytes(pid: number | undefined, field: 'VmRSS' | 'VmHWM
   }
 }
 
+const CLOCK_TICKS_MS = 10; // USER_HZ is 100 on Linux
+
+/** utime + stime of a process in ms, from /proc (undefined when gone or not Linux). */
+export function procCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICKS_MS;
+  } catch {
+    return undefined;
+  }
+}
+
 export function mb(bytes: number | undefined): string {
   return bytes === undefined || !Number.isFinite(bytes) ? '-' : (bytes / 1024 / 1024).toFixed(0);
 }

@@ -2,7 +2,9 @@
 // adaptor action record in the same transaction as its effect, keyed by (event, automation,
 // action): a retried activity finds the record and repeats nothing; what must follow the commit
 // (starting a webhook delivery or a communication's send) is a workflow intent written in that
-// same transaction (src/temporal/intents.ts), performed by the outbox dispatcher.
+// same transaction (src/temporal/intents.ts), performed by the outbox dispatcher. A webhook's
+// first attempt is made here, after the commit, and its delivery workflow is started only when a
+// retry is needed (docs/webhooks.md "First attempt in the run").
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from '.';
@@ -16,7 +18,9 @@ import { performAction, type ActionOutcome, type RunContext } from '../domain/au
 import { AppError } from '../domain/errors';
 import { automationRunWorkflowId, communicationWorkflowId, type AutomationRunInput, type StepResult } from '../workflows/contracts';
 import { recordIntent } from '../temporal/intents';
-import { recordWebhookDelivery } from '../temporal/starters';
+import { recordHeldWebhookDelivery, recordWebhookDelivery, settleHeldWebhookDelivery } from '../temporal/starters';
+import { attemptDelivery } from '../domain/webhooks/delivery';
+import { txSql } from '../db/sql';
 import { contactSnapshotSql } from '../domain/events/contact-snapshot';
 import { checkIds, notOwned } from './ownership';
 import { inOrgTransaction } from './transaction';
@@ -130,8 +134,11 @@ export function automationActivities(deps: ActivityDeps) {
       await recordFollowUps(sql, ctx, outcome.attributes);
       return created;
     });
-    deps.afterWrite?.();
     const attributes = record.attributes as unknown as RecordAttribute[];
+    // Also for a record found by a retried call: its first attempt may not have been made (or logged).
+    const requestId = attributes.find((a) => a.key === 'webhook_request_id')?.value as string | undefined;
+    if (requestId && firstAttemptInRun()) await firstAttempt(input.organisationId, requestId);
+    deps.afterWrite?.();
     const reason = recordReason(record.status, attributes);
     return { recordId: record.id, status: record.status, ...(reason ? { reason } : {}) };
   }
@@ -158,7 +165,8 @@ export function automationActivities(deps: ActivityDeps) {
     // Found with their run by its automation and entity.
     const refs = { automationId: ctx.automation.id, entityType: ctx.entity.type, entityId: ctx.entity.id };
     const requestId = value('webhook_request_id');
-    if (requestId) await recordWebhookDelivery(sql, deps.config, ctx.organisationId, requestId, refs);
+    if (requestId && firstAttemptInRun()) await recordHeldWebhookDelivery(sql, deps.config, ctx.organisationId, requestId, refs, HOLD_SECONDS(deps.config.WEBHOOK_TIMEOUT_MS));
+    else if (requestId) await recordWebhookDelivery(sql, deps.config, ctx.organisationId, requestId, refs);
     const communicationId = value('communication_id');
     if (communicationId) {
       await recordIntent(sql, {
@@ -166,6 +174,21 @@ export function automationActivities(deps: ActivityDeps) {
         input: { organisationId: ctx.organisationId, communicationId }, search: refs,
       });
     }
+  }
+
+  /** Only when the schedule's first delay is 0: a delayed first attempt belongs to the workflow's timer. */
+  const firstAttemptInRun = () => deps.config.WEBHOOK_RETRY_SCHEDULE[0] === 0;
+
+  /**
+   * The request's first attempt, as its delivery workflow would make it (logged once, never sent
+   * again once logged), then its held intent settled: no workflow after a SUCCESS (or a final
+   * failure), the delivery workflow for the retries after a failure (it finds attempt 1 logged).
+   */
+  async function firstAttempt(organisationId: string, requestId: string): Promise<void> {
+    const db = org(organisationId);
+    const schedule = deps.config.WEBHOOK_RETRY_SCHEDULE;
+    const state = await attemptDelivery(db, { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, config: deps.config }, { organisationId, requestId, attempt: 1, last: schedule.length === 1 });
+    await settleHeldWebhookDelivery(txSql(db, organisationId), requestId, state);
   }
 
   return {
@@ -208,6 +231,12 @@ export function automationActivities(deps: ActivityDeps) {
     },
   };
 }
+
+/**
+ * How long the dispatcher leaves a held delivery to its run: the attempt's whole deadline plus
+ * the connect and the database around it. A run that dies holds it no longer than this.
+ */
+const HOLD_SECONDS = (timeoutMs: number) => Math.ceil(timeoutMs / 1000) + 30;
 
 function runContext(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep): RunContext {
   return {

@@ -34,3 +34,29 @@ export async function recordPlanChange(sql: OrgSql, organisationId: string, plan
   }
   await recordIntent(sql, { kind: 'signal', workflowId, signal: 'planChanged', signalArgs: [] });
 }
+
+// A delivery whose first attempt its writer makes itself (an automation run's webhook action,
+// docs/webhooks.md "First attempt in the run"): the intent is written with its request, held by a
+// lease while the writer attempts, then either settled (no workflow: the request is no longer
+// PENDING) or released to the dispatcher (the delivery workflow makes the retries). A writer that
+// dies meanwhile leaves a held intent, which the dispatcher performs once the lease ends.
+const HOLD = `UPDATE workflow_intents SET claimed_until = now() + make_interval(secs => $3)
+WHERE organisation_id = $1 AND workflow_id = $2 AND dispatched_at IS NULL`;
+const SETTLE = `UPDATE workflow_intents SET dispatched_at = now(), claimed_until = NULL
+WHERE organisation_id = $1 AND workflow_id = $2 AND dispatched_at IS NULL`;
+const RELEASE = `UPDATE workflow_intents SET claimed_until = NULL
+WHERE organisation_id = $1 AND workflow_id = $2 AND dispatched_at IS NULL AND attempts = 0`;
+
+/** recordWebhookDelivery, held for `seconds` so that its writer can make the first attempt. */
+export async function recordHeldWebhookDelivery(sql: OrgSql, config: Pick<Config, 'WEBHOOK_RETRY_SCHEDULE'>, organisationId: string, requestId: string, refs: DeliveryRefs, seconds: number): Promise<void> {
+  await recordWebhookDelivery(sql, config, organisationId, requestId, refs);
+  await sql.rows(HOLD, [webhookRequestWorkflowId(requestId), seconds]);
+}
+
+/**
+ * After the writer's first attempt: a request no longer PENDING needs no workflow (its intent is
+ * done); a PENDING one needs its retries, so the dispatcher may start its workflow now.
+ */
+export async function settleHeldWebhookDelivery(sql: OrgSql, requestId: string, state: 'PENDING' | 'SUCCESS' | 'FAILED'): Promise<void> {
+  await sql.rows(state === 'PENDING' ? RELEASE : SETTLE, [webhookRequestWorkflowId(requestId)]);
+}

@@ -25,14 +25,17 @@ export const USER_AGENT = 'backoffice-webhooks/1';
 /** One attempt; answers the request's state after it. `db` is scoped to the organisation. */
 export async function attemptDelivery(db: Db, opts: { timeoutMs: number; config: OutboundConfig }, input: AttemptInput): Promise<RequestState> {
   const { organisationId, requestId, attempt } = input;
-  const request = await db.webhookRequest.findFirst({ where: { organisationId, id: requestId } });
+  // One statement (relationJoins): the request, whether this attempt is logged, and its webhook.
+  const request = await db.webhookRequest.findFirst({
+    where: { organisationId, id: requestId },
+    include: { webhook: true, attempts: { where: { attempt }, select: { attempt: true } } },
+  });
   // Requests are never deleted: one that is not found is another organisation's (a forged start).
   if (!request) throw notFound('Webhook request');
   if (request.state !== 'PENDING') return request.state as RequestState;
-  const logged = await db.webhookAttempt.findFirst({ where: { organisationId, requestId, attempt }, select: { attempt: true } });
-  if (logged) return request.state as RequestState;
+  if (request.attempts.length) return request.state as RequestState;
 
-  const stored = request.webhookId ? await db.webhook.findFirst({ where: { organisationId, id: request.webhookId } }) : null;
+  const stored = request.webhook?.organisationId === organisationId ? request.webhook : null;
   const webhook = stored && openWebhook(stored);
   let result: SendResult;
   let final = input.last;
