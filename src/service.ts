@@ -40,6 +40,15 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const close = async () => {
     for (const fn of closers.splice(0).reverse()) await fn().catch((err) => log.error({ err }, 'shutdown step failed'));
   };
+  // Without its database or its Temporal server (threads of this process) the service would only
+  // answer errors: it stops, so that a supervisor (or the operator) restarts it. The rest closes
+  // first (in-flight requests end, the worker stops), bounded by a timer since a close may wait on
+  // the dead part; then exit(1), as main.ts keeps the process alive until a signal.
+  const stopOnFailure = (part: string, err: Error) => {
+    log.error({ err }, `${part} stopped unexpectedly`);
+    setTimeout(() => process.exit(1), 15_000).unref();
+    void close().finally(() => process.exit(1));
+  };
   // Temporal (server start, worker bundling) and the database are independent: start both at once.
   const temporalStarting = startTemporal(config, log);
   // Awaited once the database is up; a failure before then must wait for it, not end the process.
@@ -48,7 +57,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
   try {
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
-      const embedded = await startEmbeddedDatabase(config.dataDir, { maxConnections: config.DATABASE_POOL_SIZE + 5, log });
+      const embedded = await startEmbeddedDatabase(config.dataDir, {
+        maxConnections: config.DATABASE_POOL_SIZE + 5,
+        log,
+        onFailure: (err) => stopOnFailure('embedded database', err),
+      });
       closers.push(() => embedded.close());
       databaseUrl = embedded.url;
       registerOwnListener(new URL(embedded.url).port);
@@ -69,6 +82,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     }
 
     const running = (temporal = await temporalStarting);
+    void running.failed.then((err) => stopOnFailure('embedded Temporal server', err));
     // Outbound requests must not reach the ports of the Temporal server started here (src/outbound).
     running.ownAddresses.forEach((a) => registerOwnListener(a.split(':').pop()));
     closers.push(() => running.close());

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
-import { startTemporalServer } from '../../temporal/server';
 import { createActivities } from '../activities';
 import type { Config } from '../config';
 import { registerSearchAttributes } from './search-attributes';
@@ -10,6 +9,7 @@ import type { Db } from '../db/client';
 import type { Logger } from '../log';
 import { createMailer } from '../mail';
 import { startTemporalCliServer } from './cli-server';
+import { startEmbeddedServer } from './embedded-server';
 import { startWorker } from './worker';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
 
@@ -25,6 +25,12 @@ export interface TemporalHandle {
   /** The workflow client of the configured namespace: the API starts workflows with it. */
   client: Client;
   ping(): Promise<{ ok: boolean; detail?: string }>;
+  /**
+   * Settles only when the embedded server's thread ended without close() asking it to (an
+   * uncaught exception in the engine): the service must then stop, not run on half-alive.
+   * Never settles with TEMPORAL_ADDRESS or TEMPORAL_SERVER=cli.
+   */
+  failed: Promise<Error>;
   /**
    * Runs the project's worker in this process on the service's database; a no-op with
    * RUN_WORKER=false. `afterWrite` is called when an activity committed workflow intents.
@@ -75,6 +81,7 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
     ownAddresses: own?.ownAddresses ?? [],
     connection,
     client,
+    failed: own?.failed ?? new Promise<Error>(() => undefined),
     async startWorker(db, afterWrite) {
       if (!config.RUN_WORKER) return;
       const mail = createMailer(config);
@@ -106,7 +113,7 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
   };
 }
 
-type OwnServer = Pick<TemporalHandle, 'address' | 'httpAddress' | 'uiUrl' | 'ownAddresses'> & { close(): Promise<void> };
+type OwnServer = Pick<TemporalHandle, 'address' | 'httpAddress' | 'uiUrl' | 'ownAddresses'> & { failed?: Promise<Error>; close(): Promise<void> };
 
 /** The server TEMPORAL_SERVER names, on 127.0.0.1 and the configured ports. */
 async function startOwnServer(config: Config, log: Logger): Promise<OwnServer> {
@@ -125,17 +132,20 @@ async function startOwnServer(config: Config, log: Logger): Promise<OwnServer> {
     const ui = cli.uiUrl ? [new URL(cli.uiUrl).host] : [];
     return { address: cli.address, uiUrl: cli.uiUrl, ownAddresses: [cli.address, cli.httpAddress, ...ui], close: cli.stop };
   }
-  const server = await startTemporalServer({
-    host: '127.0.0.1',
-    port: config.TEMPORAL_EMBEDDED_PORT,
-    // Only the UI reads it (same origin, through the UI server): any free loopback port.
-    httpPort: config.TEMPORAL_UI_PORT === undefined ? undefined : 0,
-    dataDir: path.join(config.dataDir, 'temporal'),
-    logger: (level: string, msg: string, fields?: object) => log[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug']({ ...fields }, msg),
-  });
+  // In a worker thread of this process (embedded-server.ts); its log lines come back to `log`.
+  const server = await startEmbeddedServer(
+    {
+      host: '127.0.0.1',
+      port: config.TEMPORAL_EMBEDDED_PORT,
+      // Only the UI reads it (same origin, through the UI server): any free loopback port.
+      httpPort: config.TEMPORAL_UI_PORT === undefined ? undefined : 0,
+      dataDir: path.join(config.dataDir, 'temporal'),
+    },
+    log,
+  );
   log.info({ address: server.address }, 'embedded Temporal server started');
   const ownAddresses = [server.address, ...(server.httpAddress ? [server.httpAddress] : [])];
-  return { address: server.address, httpAddress: server.httpAddress, ownAddresses, close: () => server.close() };
+  return { address: server.address, httpAddress: server.httpAddress, ownAddresses, failed: server.failed, close: () => server.close() };
 }
 
 let runtimeInstalled = false;
