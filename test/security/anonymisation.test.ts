@@ -21,8 +21,15 @@ beforeAll(async () => {
   t = await createTenant('Anonymisation reach');
   root = openDatabase();
   connection = await Connection.connect({ address: testState().temporalAddress });
-  // The receiver answers with what it got: the stored responses carry the contact too.
-  receiver = await startReceiver((r) => ({ status: 200, body: r.body }));
+  // The receiver answers with what it got: the stored responses carry the contact too. It
+  // refuses each request's first POST, so that the delivery has a workflow (the run makes the
+  // first attempt itself, docs/webhooks.md "First attempt in the run") whose history is read too.
+  const seen = new Set<string>();
+  receiver = await startReceiver((r) => {
+    const first = !seen.has(r.headers['webhook-id'] as string);
+    seen.add(r.headers['webhook-id'] as string);
+    return { status: first ? 503 : 200, body: r.body };
+  });
 });
 
 afterAll(async () => {
