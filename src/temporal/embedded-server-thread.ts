@@ -8,6 +8,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { startTemporalServer, type TemporalServerOptions } from '../../temporal/server';
 
 export type ServerThreadOptions = Omit<TemporalServerOptions, 'logger'>;
+/** `debug`: whether the parent logs debug lines (the server logs one per history read). */
+export type ServerThreadData = ServerThreadOptions & { debug: boolean };
 
 export type FromServerThread =
   | { log: { level: string; msg: string; fields?: object } }
@@ -20,7 +22,10 @@ export type ToServerThread = { close: true };
 const port = parentPort;
 if (!port) throw new Error('embedded-server-thread runs only as a worker thread');
 
+const { debug, ...options } = workerData as ServerThreadData;
+
 function log(level: string, msg: string, fields?: object): void {
+  if (level === 'debug' && !debug) return;
   try {
     port!.postMessage({ log: { level, msg, fields } } satisfies FromServerThread);
   } catch {
@@ -34,7 +39,7 @@ function failed(err: unknown): FromServerThread {
   return { failed: { message: e.message, code: (e as NodeJS.ErrnoException).code, stack: e.stack } };
 }
 
-startTemporalServer({ ...(workerData as ServerThreadOptions), logger: log }).then(
+startTemporalServer({ ...options, logger: log }).then(
   (server) => {
     port.postMessage({ ready: { address: server.address, httpAddress: server.httpAddress } } satisfies FromServerThread);
     port.on('message', (m: ToServerThread) => {

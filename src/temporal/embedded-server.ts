@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../log';
 import { startThread } from '../threads';
-import type { FromServerThread, ServerThreadOptions, ToServerThread } from './embedded-server-thread';
+import type { FromServerThread, ServerThreadData, ServerThreadOptions, ToServerThread } from './embedded-server-thread';
 
 export interface EmbeddedServer {
   address: string;
@@ -18,7 +18,8 @@ export interface EmbeddedServer {
 }
 
 export function startEmbeddedServer(options: ServerThreadOptions, log: Logger): Promise<EmbeddedServer> {
-  const worker = startThread(__dirname, 'embedded-server-thread', options);
+  // Lines the parent would drop (debug, when it logs less) are not sent across at all.
+  const worker = startThread(__dirname, 'embedded-server-thread', { ...options, debug: log.isLevelEnabled('debug') } satisfies ServerThreadData);
   let closing = false;
   let gone = false;
   let error: Error | undefined;
