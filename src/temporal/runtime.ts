@@ -1,17 +1,13 @@
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
-import { createActivities } from '../activities';
 import type { Config } from '../config';
 import { registerSearchAttributes } from './search-attributes';
 import { temporalConnectionOptions } from './connection';
 import type { Db } from '../db/client';
 import type { Logger } from '../log';
-import { createMailer } from '../mail';
 import { startTemporalCliServer } from './cli-server';
 import { startEmbeddedServer } from './embedded-server';
-import { startWorker } from './worker';
-import { prebuiltWorkflowBundle } from './workflow-bundle';
+import type { prepareInProcessWorker } from './in-process-worker';
 
 export interface TemporalHandle {
   address: string;
@@ -47,15 +43,11 @@ export interface TemporalHandle {
  * processes).
  */
 export async function startTemporal(config: Config, log: Logger): Promise<TemporalHandle> {
-  installRuntime(log);
-  // Compiled (npm start), the bundle was built with the code; under tsx bundling takes 1.5-2 s: do
-  // it now, while the caller starts the database.
-  const prebuilt = config.RUN_WORKER ? prebuiltWorkflowBundle() : undefined;
-  const bundling =
-    config.RUN_WORKER && !prebuilt
-      ? bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: Runtime.instance().logger })
-      : undefined;
-  bundling?.catch(() => undefined);
+  // Loaded only with the worker on (in-process-worker.ts); preparing it starts the workflow bundle
+  // while the caller starts the database.
+  const startInProcessWorker: ReturnType<typeof prepareInProcessWorker> | undefined = config.RUN_WORKER
+    ? (require('./in-process-worker') as typeof import('./in-process-worker')).prepareInProcessWorker(config, log)
+    : undefined;
   const closers: Array<() => Promise<void>> = [];
   const own = config.TEMPORAL_ADDRESS ? undefined : await startOwnServer(config, log);
   if (own) closers.push(own.close);
@@ -83,21 +75,8 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
     client,
     failed: own?.failed ?? new Promise<Error>(() => undefined),
     async startWorker(db, afterWrite) {
-      if (!config.RUN_WORKER) return;
-      const mail = createMailer(config);
-      closers.push(async () => mail.close());
-      const worker = await startWorker({
-        address,
-        ...security,
-        namespace: config.TEMPORAL_NAMESPACE,
-        taskQueue: config.TEMPORAL_TASK_QUEUE,
-        activities: createActivities({ db, mail, config, log, afterWrite }),
-        workflowBundle: prebuilt ?? { code: (await bundling!).code },
-        // One workflow thread was the bottleneck in bench/temporal.ts; two gave ~1.7x throughput.
-        workflowThreadPoolSize: 2,
-      });
-      closers.push(() => worker.shutdown());
-      log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'Temporal worker running');
+      if (!startInProcessWorker) return;
+      closers.push(await startInProcessWorker({ address, ...security }, db, afterWrite));
     },
     async ping() {
       try {
@@ -146,21 +125,4 @@ async function startOwnServer(config: Config, log: Logger): Promise<OwnServer> {
   log.info({ address: server.address }, 'embedded Temporal server started');
   const ownAddresses = [server.address, ...(server.httpAddress ? [server.httpAddress] : [])];
   return { address: server.address, httpAddress: server.httpAddress, ownAddresses, failed: server.failed, close: () => server.close() };
-}
-
-let runtimeInstalled = false;
-
-/**
- * The SDK's logs go through our JSON logger, and the SDK does not react to signals itself:
- * main.ts decides the shutdown order (HTTP first, then the worker).
- */
-function installRuntime(log: Logger) {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  const level: LogLevel = log.isLevelEnabled('debug') ? 'DEBUG' : log.isLevelEnabled('info') ? 'INFO' : 'WARN';
-  const methods = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
-  Runtime.install({
-    shutdownSignals: [],
-    logger: new DefaultLogger(level, (entry) => log[methods[entry.level]]({ temporal: true, ...entry.meta }, entry.message)),
-  });
 }
