@@ -28,4 +28,6 @@ test('a service with RUN_WORKER=false answers without loading the worker', async
   expect(packages).not.toContain('@temporalio/worker');
   expect(packages).not.toContain('@temporalio/core-bridge');
   expect(packages).not.toContain('webpack');
+  // Loaded by the first PDF report, not at start (src/domain/reports/pdf.ts).
+  expect(packages).not.toContain('pdfkit');
 }, 180_000);

@@ -4,7 +4,7 @@
 // to the file, so memory holds one page whatever the row count.
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
-import PDFDocument from 'pdfkit';
+import type PDFKit from 'pdfkit';
 import type { ReportWriter } from './csv';
 import type { Cell, OutputField } from './query';
 
@@ -33,7 +33,11 @@ const printable = (text: string) => text.replace(/[\r\n\t]+/g, ' ').replace(NOT_
 
 const RIGHT: ReadonlySet<OutputField['type']> = new Set(['INTEGER', 'NUMBER', 'AMOUNT']);
 
+/** pdfkit and its fonts cost ~23 MB of RSS: loaded by the first PDF, not by every process that can run one. */
+const loadPdfKit = () => require('pdfkit') as typeof PDFKit;
+
 export function pdfWriter(file: string, fields: OutputField[], title: PdfTitle): ReportWriter {
+  const PDFDocument = loadPdfKit();
   const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, info: { Title: `Report ${title.report}`, Creator: 'Back-office service' } });
   const out = doc.pipe(createWriteStream(file, { mode: 0o600 }));
   const left = MARGIN;
