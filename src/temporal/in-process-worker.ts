@@ -37,8 +37,10 @@ export function prepareInProcessWorker(config: Config, log: Logger) {
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         activities: createActivities({ db, mail, config, log, afterWrite }),
         workflowBundle: prebuilt ?? { code: (await bundling!).code },
-        // One workflow thread was the bottleneck in bench/temporal.ts; two gave ~1.7x throughput.
-        workflowThreadPoolSize: 2,
+        // One thread: a second costs ~50 MB of RSS idle, and beside the API (and, embedded, the
+        // database and the Temporal server) it bought nothing: 600 automation runs gave 23-31
+        // runs/s with either (docs/platform.md "Memory"). `npm run worker` takes more.
+        workflowThreadPoolSize: 1,
       });
       log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'Temporal worker running');
       return async () => {
