@@ -16,6 +16,9 @@ COPY . .
 # the node user could not write dist/. The Temporal UI's packages are not installed: the image runs
 # against a Temporal cluster and its own UI (temporal/docker-compose.yml).
 RUN node scripts/build.mjs
+# The console (docs/console.md): its packages and its build, for the same reason (npm start only
+# checks the stamp). Its node_modules is dropped after the build: the service serves console/dist.
+RUN node scripts/install-console.mjs && node scripts/build-console.mjs && rm -rf console/node_modules
 
 # The data directory holds generated TLS keys and other local state; the node user must own it.
 ENV NODE_ENV=production \

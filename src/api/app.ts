@@ -20,6 +20,7 @@ import { RouteTable } from './route-table';
 import { allRoutes } from './routes';
 import { docsRouter } from './docs';
 import { trackingRouter } from './communications/tracking';
+import { consoleRouter } from './console';
 import { WRITE_TRANSACTION } from '../db/transaction';
 
 export const BASE_PATH = '/backoffice/v1';
@@ -75,6 +76,8 @@ export function createApp(deps: AppDeps) {
   // E-mail tracking (pixel, clicks): not JSON operations, outside the API key.
   app.use(`${BASE_PATH}/t`, trackingRouter(deps));
   app.use(BASE_PATH, api);
+  // The web console (docs/console.md): static files beside the API, not an operation of it.
+  app.use('/console', consoleRouter(config));
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND', 'No such operation')));
   app.use(errorHandler(log));
   return { app, authenticator };
