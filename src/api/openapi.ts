@@ -232,11 +232,14 @@ function security(def: RouteDef): Json[] {
 function responses(def: RouteDef, schemas: SchemaNames, hasBody: boolean): Json {
   const status = def.status ?? 200;
   const out: Json = {
-    [String(status)]: {
-      description: status === 201 ? 'Created' : 'Success',
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
-      content: { 'application/json': { schema: schemas.ref(def.response, 'output', `${pascal(def.operationId)}Response`) } },
-    },
+    // 204 carries no body (RFC 9110), so it documents none.
+    [String(status)]: status === 204
+      ? { description: 'No content', headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } } }
+      : {
+          description: status === 201 ? 'Created' : 'Success',
+          headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+          content: { 'application/json': { schema: schemas.ref(def.response, 'output', `${pascal(def.operationId)}Response`) } },
+        },
   };
   const codes = new Set<number>(def.errors ?? []);
   if (def.params || def.query || def.body) codes.add(400);

@@ -9,6 +9,8 @@ import { createId, expectError, keyWith, openDatabase, UNKNOWN_ID } from '../mon
 import { api } from '../support/api';
 import { createTenant, type Tenant } from '../support/tenants';
 
+type Json = Record<string, any>;
+
 let a: Tenant;
 let b: Tenant;
 let root: Db;
@@ -52,10 +54,15 @@ test('catalogue: entities with events and typed attributes; adaptors with stable
   expect(events.status).toBe(200);
   const contacts = events.body.content.find((e: { entity: string }) => e.entity === 'CONTACTS');
   expect(contacts.events.map((e: { event: string }) => e.event)).toEqual(['REGISTER_CONTACT', 'UPDATE_CONTACT', 'ANONYMIZE_CONTACT', 'AWARD_CUSTOMER']);
-  expect(contacts.attributes).toContainEqual({ code: 'NAME', label: 'Name', type: 'STRING', operators: expect.arrayContaining(['CONTAINS', 'STARTS_WITH']) });
+  expect(contacts.attributes).toContainEqual({
+    code: 'NAME', label: 'Name', type: 'STRING', operators: expect.arrayContaining(['CONTAINS', 'STARTS_WITH']), value_type: 'STRING', allowed_values: null, values_from: null,
+  });
   expect(events.body.content.map((e: { entity: string }) => e.entity)).toEqual(['CONTACTS', 'PURCHASES', 'WALLETS', 'VOUCHERS', 'COMMUNICATIONS']);
   const purchases = events.body.content.find((e: { entity: string }) => e.entity === 'PURCHASES');
-  expect(purchases.attributes).toContainEqual({ code: 'TOTAL_AMOUNT', label: 'Total amount', type: 'NUMBER', operators: ['EQUAL', 'NOT_EQUAL', 'LESS', 'EQUAL_LESS', 'GREATER', 'EQUAL_GREATER', 'IN'] });
+  expect(purchases.attributes).toContainEqual({
+    code: 'TOTAL_AMOUNT', label: 'Total amount', type: 'NUMBER', operators: ['EQUAL', 'NOT_EQUAL', 'LESS', 'EQUAL_LESS', 'GREATER', 'EQUAL_GREATER', 'IN'],
+    value_type: 'NUMBER', allowed_values: null, values_from: null,
+  });
 
   const adaptors = await api('GET', '/adaptors', { key: a.secretKey });
   expect(adaptors.status).toBe(200);
@@ -75,6 +82,36 @@ test('catalogue: entities with events and typed attributes; adaptors with stable
   expect(shared(order)).not.toBe(shared(service));
   // Stable: the same on a second read and for another organisation.
   expect((await api('GET', '/adaptors', { key: b.secretKey })).body).toEqual(adaptors.body);
+});
+
+test('catalogue values: each attribute says what a value is, its closed list, or the API list that has the values', async () => {
+  const entities = (await api('GET', '/automation_events', { key: a.secretKey })).body.content as Array<{ entity: string; attributes: Json[] }>;
+  const attribute = (entity: string, code: string) => entities.find((e) => e.entity === entity)!.attributes.find((x) => x.code === code);
+  const values = (entity: string, code: string) => {
+    const { value_type, allowed_values, values_from } = attribute(entity, code)!;
+    return { value_type, allowed_values, values_from };
+  };
+  expect(values('CONTACTS', 'COUNTRY_CODE')).toEqual({ value_type: 'COUNTRY_CODE', allowed_values: null, values_from: { path: '/countries', value: 'code', label: 'name' } });
+  expect(values('CONTACTS', 'CONTACT_TYPE')).toEqual({ value_type: 'ENUM', allowed_values: ['PERSON', 'COMPANY'], values_from: null });
+  expect(values('COMMUNICATIONS', 'CHANNEL')).toEqual({ value_type: 'ENUM', allowed_values: ['EMAIL', 'SMS', 'INAPP'], values_from: null });
+  expect(values('CONTACTS', 'IS_ANONYMIZED')).toEqual({ value_type: 'BOOLEAN', allowed_values: ['true', 'false'], values_from: null });
+  expect(values('CONTACTS', 'LANGUAGE_CODE')).toEqual({ value_type: 'LANGUAGE_CODE', allowed_values: null, values_from: null });
+  expect(values('CONTACTS', 'CATEGORY_ID')).toEqual({ value_type: 'UUID', allowed_values: null, values_from: { path: '/contact_categories', value: 'id', label: 'name' } });
+  expect(values('CONTACTS', 'ACCOUNT_IDS')).toEqual({ value_type: 'UUID', allowed_values: null, values_from: null });
+  expect(values('CONTACTS', 'CREATED_ON').value_type).toBe('DATE');
+  expect(values('WALLETS', 'CLASSIFICATION').allowed_values).toEqual(expect.arrayContaining(['CREDIT', 'DEBIT', 'AWARD', 'SPEND', 'TOPUP', 'EXPIRY']));
+
+  // Every values_from is a list operation of this API whose items have the value and label fields.
+  const doc = (await api('GET', '/openapi.json')).body;
+  const resolve = (node: Json): Json => (typeof node?.$ref === 'string' ? resolve(node.$ref.slice(2).split('/').reduce((at: Json, k: string) => at[k], doc)) : node);
+  const froms = new Map(entities.flatMap((e) => e.attributes).filter((x) => x.values_from).map((x) => [x.values_from.path, x.values_from]));
+  expect(froms.size).toBeGreaterThan(3);
+  for (const from of froms.values()) {
+    const list = resolve(doc.paths[from.path]?.get?.responses['200'].content['application/json'].schema ?? {});
+    const item = resolve(list.properties?.content?.items ?? {});
+    expect([from.path, Object.keys(item.properties ?? {})]).toEqual([from.path, expect.arrayContaining([from.value, from.label])]);
+    expect([from.path, (await api('GET', `${from.path}?size=1`, { key: a.secretKey })).status]).toEqual([from.path, 200]);
+  }
 });
 
 test("the catalogue's assignment parameters are the resolver's (supply_method aside: it is only recorded)", () => {

@@ -152,14 +152,20 @@ export class Story {
 export const PLAN: Array<[string, Step?]> = [
   ['health'],
   ['login', { values: (s) => ({ username: s.t.admin.username, password: s.t.admin.password }), after: async (s, res) => void (s.known.refresh_token = res.body.refresh_token) }],
-  ['refreshToken', { values: (s) => ({ refresh_token: s.known.refresh_token }), after: async (s, res) => void (s.known.access_token = res.body.access_token) }],
+  ['refreshToken', {
+    values: (s) => ({ refresh_token: s.known.refresh_token }),
+    after: async (s, res) => void Object.assign(s.known, { access_token: res.body.access_token, refresh_token: res.body.refresh_token }),
+  }],
+  ['getCurrentUser'],
+  // Revokes the refresh token only: the access token stays valid for runReport (asUser).
+  ['logout', { values: (s) => ({ refresh_token: s.known.refresh_token }) }],
   ['createApiKey'], ['listApiKeys'],
   ['createContactCategory'], ['listContactCategories'], ['getContactCategory'], ['updateContactCategory'],
   ['createIndustry'], ['listIndustries'], ['getIndustry'], ['updateIndustry'],
   ['createIndustrySector'], ['listIndustrySectors'], ['getIndustrySector'], ['updateIndustrySector'],
   ['createKycProfile'], ['listKycProfiles'], ['getKycProfile'], ['updateKycProfile'],
   ['createAccountClassification'], ['listAccountClassifications'], ['getAccountClassification'], ['updateAccountClassification'],
-  ['getNameDisplaySettings'], ['setNameDisplaySettings'],
+  ['getNameDisplaySettings'], ['setNameDisplaySettings'], ['listCountries'],
   ['getSettings'], ['updateSettings'],
   ['createOrganisationUnit'], ['listOrganisationUnits'], ['getOrganisationUnit'], ['updateOrganisationUnit'],
   ['createContact', {
@@ -210,7 +216,7 @@ export const PLAN: Array<[string, Step?]> = [
   ['createWebhook'], ['listWebhooks'], ['getWebhook'], ['updateWebhook'], ['rotateWebhookSecret'],
   ['testWebhook', { saves: 'webhook_requests' }],
   ['listAutomationEvents'], ['listAdaptors'],
-  ['createAutomation'], ['listAutomations'], ['getAutomation'], ['updateAutomation'], ['setAutomationActions', { saves: 'automation_actions' }], ['listAutomationActions'],
+  ['createAutomation'], ['listAutomations'], ['getAutomation'], ['updateAutomation'], ['setAutomationActions', { saves: 'automation_actions' }], ['listAutomationActions'], ['listAutomationRuns'],
   ['listWebhookRequests'], ['getWebhookRequest'],
   ['listAdaptorActionRecords'], ['getAdaptorActionRecord'], ['changeAdaptorActionRecord'],
   ['createActivity'], ['listActivities'], ['getActivity'], ['updateActivity'], ['setActivityLifeCycleState'],

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ADAPTORS, ENTITIES, operatorsOf } from '../../domain/automations/catalogue';
+import { ADAPTORS, ENTITIES, operatorsOf, valueTypeOf } from '../../domain/automations/catalogue';
 import type { ActionRecord, AutomationRecord } from '../../domain/automations/definitions';
 import type { StoredFilterGroup } from '../../domain/automations/filters';
 import type { StoredParameter } from '../../domain/automations/parameters';
@@ -48,7 +48,12 @@ export function presentAutomationEvents(): z.input<typeof automationEventList> {
       entity: e.code,
       name: e.name,
       events: e.events.map((v) => ({ event: v.code, name: v.name })),
-      attributes: e.attributes.map((a) => ({ code: a.code, label: a.label, type: a.type, operators: [...operatorsOf(a)] })),
+      attributes: e.attributes.map((a) => ({
+        code: a.code, label: a.label, type: a.type, operators: [...operatorsOf(a)],
+        value_type: valueTypeOf(a),
+        allowed_values: a.values ? [...a.values] : null,
+        values_from: a.valuesFrom ?? null,
+      })),
     })),
   };
 }

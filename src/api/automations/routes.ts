@@ -8,6 +8,7 @@ import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
 import { AUTOMATION_SORT, presentAction, presentAdaptors, presentAutomation, presentAutomationEvents } from './present';
+import { runRoutes } from './runs-routes';
 import {
   actionList, actionsBody, adaptorList, automationCreateBody, automationEventList, automationItem, automationList,
   automationListQuery, automationUpdateBody, MAX_ACTIONS,
@@ -25,7 +26,9 @@ export function automationRoutes(): RouteDef[] {
     route({
       method: 'get', path: '/automation_events', operationId: 'listAutomationEvents', tag: TAG, auth: automationsRead,
       summary: 'List the entities and events automations bind to',
-      description: 'Each entity with its trigger events and the attributes its action filters may name, with their type and the operators allowed on it.',
+      description:
+        'Each entity with its trigger events and the attributes its action filters may name: their type and the operators allowed on it, ' +
+        'what a value is (value_type), and for closed lists the allowed values, or where the values are listed (values_from: GET /countries, a reference list).',
       response: automationEventList,
       handler: async () => presentAutomationEvents(),
     }),
@@ -106,5 +109,6 @@ export function automationRoutes(): RouteDef[] {
       params: idParams, response: actionList, errors: [404],
       handler: async ({ ctx, params }) => ({ content: (await listActions(ctx.db, ctx.organisationId, params.id)).map(presentAction) }),
     }),
+    ...runRoutes(TAG, automationsRead),
   ];
 }

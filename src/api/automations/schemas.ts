@@ -5,11 +5,13 @@ import {
   ADAPTOR_ACTION_CODES,
   ADAPTOR_CODES,
   ATTRIBUTE_TYPES,
+  ATTRIBUTE_VALUE_TYPES,
   ENTITY_CODES,
   EVENT_CODES,
   FILTER_OPERATORS,
 } from '../../domain/automations/catalogue';
 import { RECORD_STATUSES } from '../../domain/automations/records';
+import { RUN_STATES } from '../../domain/automations/runs';
 import { contentList } from '../lists';
 import { pagingQuery, whenParsed, zId } from '../validation';
 
@@ -140,13 +142,34 @@ export const actionList = z.object({ content: z.array(actionItem) });
 
 // ---------------------------------------------------------------- catalogue
 
+const automationAttribute = z.object({
+  code: z.string(),
+  label: z.string(),
+  type: z.enum(ATTRIBUTE_TYPES).meta({ description: 'How filters compare it (and which operators apply).' }),
+  operators: z.array(z.enum(FILTER_OPERATORS)),
+  value_type: z.enum(ATTRIBUTE_VALUE_TYPES).meta({
+    description:
+      'What one value is (for a LIST, one element): STRING, NUMBER (decimal), DATE (epoch seconds), BOOLEAN, UUID (a record\'s id), ENUM (one of allowed_values), ' +
+      'COUNTRY_CODE (ISO 3166 alpha-2 or alpha-3; stored alpha-3), LANGUAGE_CODE (ISO 639, 3 letters), CURRENCY_CODE (ISO 4217).',
+  }),
+  allowed_values: z.array(z.string()).nullable().meta({ description: 'The closed list of values the events carry (ENUM, BOOLEAN); null when open.' }),
+  values_from: z
+    .object({
+      path: z.string().meta({ description: 'A list operation of this API (`GET <path>`, answering `{content[], paging}`), e.g. `/countries`.' }),
+      value: z.string().meta({ description: 'The item field that is the filter value (`code`, `id`).' }),
+      label: z.string().meta({ description: 'The item field to show (`name`).' }),
+    })
+    .nullable()
+    .meta({ description: 'Where the values are listed, when they are countries or records of a list the API has; null otherwise. Reading that list needs its own scope.' }),
+});
+
 export const automationEventList = z.object({
   content: z.array(
     z.object({
       entity: z.enum(ENTITY_CODES),
       name: z.string(),
       events: z.array(z.object({ event: z.enum(EVENT_CODES), name: z.string() })),
-      attributes: z.array(z.object({ code: z.string(), label: z.string(), type: z.enum(ATTRIBUTE_TYPES), operators: z.array(z.enum(FILTER_OPERATORS)) })),
+      attributes: z.array(automationAttribute),
     }),
   ),
 });
@@ -223,3 +246,42 @@ export const recordChangeBody = z.strictObject({
   key: z.string().min(1).max(100).meta({ description: 'status (REQUEST_APPROVAL records: APPROVED or REJECTED) or notes (any record).' }),
   value: z.string().max(2000),
 });
+
+// ---------------------------------------------------------------- runs
+
+export const runListQuery = pagingQuery(['occurred_on']);
+
+const runAction = z.object({
+  order: z.number().int().meta({ description: 'Its place in the run: 1 for the first action the run reached.' }),
+  automation_action_id: z.string().meta({ description: 'The action of the sequence (GET /automations/{id}/actions), when the run began.' }),
+  adaptor: z.string(),
+  adaptor_action: z.string(),
+  status: z.enum(RECORD_STATUSES).meta({ description: "The action's outcome: its adaptor action record's status." }),
+  reason: z.string().nullable().meta({ description: 'Why it did not do its work (SKIPPED, FAILED, REJECTED): filters not met, the refusal, the timeout; null otherwise.' }),
+  record_id: z.string().meta({ description: 'Its adaptor action record (GET /adaptors/{adaptor}/actions/{adaptor_action}/records/{record_id}).' }),
+  record_attributes: z.array(z.object({ id: z.string(), key: z.string(), label: z.string(), type: z.string(), value: z.string().nullable() })),
+  created_on: z.number().int(),
+});
+
+export const runItem = z.object({
+  id: z.string().meta({ description: "The run's event id: an automation runs once per event." }),
+  event: z.object({
+    id: z.string(),
+    type: z.string(),
+    occurred_on: z.number().int().meta({ description: 'When the event was recorded.' }),
+  }),
+  entity: z.object({ type: z.string(), id: z.string(), reference: z.string().nullable() }).meta({
+    description: 'The record the event is about (the automation\'s entity): its id and what search finds it by (contact code and name, purchase reference, ...).',
+  }),
+  state: z.enum(RUN_STATES).meta({
+    description:
+      'FAILED: an action failed and the run stopped. REJECTED: an approval was rejected or timed out and the run stopped. WAITING_FOR_APPROVAL: an approval is PENDING. ' +
+      'RUNNING: actions of its sequence are still to come. SKIPPED: every action\'s filters failed. COMPLETED: otherwise.',
+  }),
+  reason: z.string().nullable().meta({ description: 'Why a FAILED or REJECTED run stopped; null otherwise.' }),
+  workflow_id: z.string().meta({ description: 'The run\'s Temporal workflow (search it in the Temporal UI).' }),
+  started_on: z.number().int().meta({ description: 'When its first action was recorded.' }),
+  updated_on: z.number().int().meta({ description: 'When one of its actions last changed (an approval\'s decision).' }),
+  actions: z.array(runAction),
+});
+export const runList = contentList(runItem);

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { checkGrant, createApiKey, listApiKeys, revokeApiKey } from '../../domain/identity/api-keys';
-import { login, refresh } from '../../domain/identity/users';
+import { login, logout, refresh } from '../../domain/identity/users';
+import { currentApiKey, currentUser } from '../../domain/identity/whoami';
+import { invalidCredential } from '../../domain/errors';
 import type { AppDeps } from '../app';
 import { route, type RequestContext } from '../route';
 import { epoch } from '../present';
 import { contentPage, listArgs } from '../lists';
 import { idParams, idResponse, pagingQuery } from '../validation';
-import { apiKeyCreateBody, apiKeyCreated, apiKeyItem, apiKeyList, loginBody, refreshBody, tokenResponse } from './schemas';
+import { apiKeyCreateBody, apiKeyCreated, apiKeyItem, apiKeyList, loginBody, logoutBody, refreshBody, tokenResponse, whoAmIResponse } from './schemas';
 
 type KeyRow = Awaited<ReturnType<typeof createApiKey>>['row'];
 
@@ -50,6 +52,49 @@ export function identityRoutes(deps: AppDeps & { onKeyRevoked: () => void }) {
       body: refreshBody, response: tokenResponse, errors: [401, 429],
       example: { refresh_token: 'rt_0123456789abcdef' },
       handler: ({ ctx, body }) => refresh(deps.database.prisma, body.refresh_token, tokens(), client(ctx)),
+    }),
+    route({
+      method: 'post', path: '/users/logout', operationId: 'logout', tag: 'Authentication', auth: 'none',
+      summary: 'Log out: revoke a refresh token',
+      description:
+        'The refresh token can no longer be exchanged (POST /users/refresh answers 401); the user\'s other sessions are untouched. ' +
+        'A token that is unknown, already used or expired changes nothing and gets the same answer, 204 with no body, so the call is safe to repeat. ' +
+        'The access token is not revoked: it is self-contained and expires by itself within ACCESS_TOKEN_TTL_SECONDS (15 min by default); the client forgets it. ' +
+        'No credential is needed besides the refresh token itself, so a client whose access token has expired can still log out.',
+      body: logoutBody, response: z.null().meta({ description: 'No content.' }), status: 204,
+      example: { refresh_token: 'rt_0123456789abcdef' },
+      handler: async ({ body }) => {
+        await logout(deps.database.prisma, body.refresh_token);
+        return null;
+      },
+    }),
+    route({
+      method: 'get', path: '/users/me', operationId: 'getCurrentUser', tag: 'Authentication', auth: 'none', optionalCredential: true,
+      summary: 'Who is asking: the user or API key behind the credential',
+      description:
+        'Any valid credential may ask, whatever its scopes (a public key too): it learns only about itself. ' +
+        'A user token (`credential_type` USER) answers the user (id, username, names, e-mail), whether they are an admin and the scopes of the token; ' +
+        'an API key (`credential_type` API_KEY) answers the key (id, name, type, prefix, expiry) and its scopes. Both name the organisation (id and name). ' +
+        'Without a credential: 401.',
+      response: whoAmIResponse, errors: [401],
+      handler: async ({ ctx }) => {
+        // optionalCredential: the pipeline checked a credential that was sent; none at all is ours to refuse.
+        if (!ctx.organisationId) throw invalidCredential('Authentication required: send an api_key header or Authorization: Bearer <token>');
+        const { actor } = ctx;
+        if (actor.type === 'user') {
+          const user = await currentUser(deps.database.prisma, ctx.organisationId, actor.id);
+          return {
+            credential_type: 'USER' as const, id: user.id, username: user.username, first_name: user.firstName, last_name: user.lastName, email: user.email,
+            is_admin: actor.isAdmin, scopes: actor.scopes, organisation: user.organisation,
+          };
+        }
+        const key = await currentApiKey(deps.database.prisma, ctx.organisationId, actor.id);
+        return {
+          credential_type: 'API_KEY' as const,
+          api_key: { id: key.id, name: key.name, type: actor.kind, prefix: key.keyPrefix, expires_on: key.expiresAt ? epoch(key.expiresAt) : null },
+          scopes: actor.scopes, organisation: key.organisation,
+        };
+      },
     }),
     route({
       method: 'post', path: '/api_keys', operationId: 'createApiKey', tag: 'API keys',

@@ -49,3 +49,35 @@ export const apiKeyCreated = apiKeyItem.extend({
 });
 
 export const apiKeyList = z.object({ content: z.array(apiKeyItem), paging: pagingSchema });
+
+export const logoutBody = z.strictObject({ refresh_token: z.string().min(1).max(500) });
+
+const organisationRef = z.object({ id: z.string(), name: z.string() }).meta({ description: 'The organisation the credential belongs to (the tenant).' });
+const grantedScopes = z.array(z.string()).meta({ description: 'What the credential may do: `*`, groups, or `<group>:read` / `<group>:write` (docs/security.md "Scope names"). A user token carries the scopes it was issued with.' });
+
+export const currentUserResponse = z.object({
+  credential_type: z.literal('USER'),
+  id: z.string(),
+  username: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  email: z.string().nullable(),
+  is_admin: z.boolean(),
+  scopes: grantedScopes,
+  organisation: organisationRef,
+});
+
+export const currentApiKeyResponse = z.object({
+  credential_type: z.literal('API_KEY'),
+  api_key: z.object({
+    id: z.string(),
+    name: z.string(),
+    type: z.enum(['SECRET', 'PUBLIC']),
+    prefix: z.string().meta({ description: 'First characters of the key, to recognise it.' }),
+    expires_on: z.number().int().nullable(),
+  }),
+  scopes: grantedScopes.meta({ description: 'The key\'s scopes; a public key reaches the communication operations only, whatever they say.' }),
+  organisation: organisationRef,
+});
+
+export const whoAmIResponse = z.discriminatedUnion('credential_type', [currentUserResponse, currentApiKeyResponse]);

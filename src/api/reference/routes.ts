@@ -6,6 +6,7 @@ import { forgetNameDisplayFormat, getNameDisplaySettings, setNameDisplayFormat, 
 import { epoch } from '../present';
 import { route, type RouteDef } from '../route';
 import { catalogueRoutes, TAG } from './catalogue-routes';
+import { countryRoutes } from './countries';
 import { industryRoutes } from './industries';
 import { nameDisplayBody, nameDisplaySettings } from './schemas';
 
@@ -18,6 +19,7 @@ export function referenceRoutes(): RouteDef[] {
       catalogue: accountClassifications, path: '/account_classifications', one: 'AccountClassification', many: 'AccountClassifications',
     }),
     ...nameDisplayRoutes(),
+    ...countryRoutes(),
   ];
 }
 

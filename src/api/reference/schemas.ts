@@ -56,3 +56,26 @@ export const nameDisplaySettings = z.object({
   format: nameDisplayFormat,
   updated_on: z.number().int().nullable().meta({ description: 'Null while the organisation uses the default.' }),
 });
+
+export const countryListQuery = pagingQuery(['name', 'code']).extend({
+  // Alphabetical unless asked otherwise: countries have no creation order to be newest in.
+  order: z
+    .string()
+    .transform((v) => v.toUpperCase())
+    .pipe(z.enum(['ASC', 'DESC']))
+    .default('ASC'),
+  search_value: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'Text within the English name (case and accents ignored: `cote` finds Côte d\'Ivoire), or a whole alpha-2 or alpha-3 code (`CY`, `cyp`).' }),
+});
+
+export const countryItem = z.object({
+  code: z.string().meta({ description: 'ISO 3166-1 alpha-3: the form every country field of the API stores and answers.' }),
+  alpha_2: z.string().meta({ description: 'ISO 3166-1 alpha-2, accepted as input wherever a country code is.' }),
+  name: z.string().meta({ description: 'English short name.' }),
+});
+
+export const countryList = z.object({ content: z.array(countryItem), paging: pagingSchema });

@@ -3,7 +3,9 @@
 // their actions and each action's parameters. Pure data and lookups: published by
 // GET /automation_events and GET /adaptors, read by the definitions' validation and by the runs.
 import { createHash } from 'node:crypto';
+import { CHANNELS } from '../communications/integration-settings';
 import { isId, normaliseId } from '../ids';
+import type { Classification } from '../money/ledger/entries';
 
 // ---------------------------------------------------------------- attributes and entities
 
@@ -30,6 +32,16 @@ export const OPERATORS_BY_TYPE: Record<AttributeType, readonly FilterOperator[]>
  */
 export type CodeFormat = 'COUNTRY' | 'LANGUAGE' | 'CURRENCY';
 
+/**
+ * Where a client finds the values of an attribute that names records or codes: a GET list of the
+ * API (`{content[]}`), the item field that is the value and the one to show.
+ */
+export interface ValuesFrom {
+  path: string;
+  value: string;
+  label: string;
+}
+
 export interface AttributeDef {
   code: string;
   label: string;
@@ -37,10 +49,27 @@ export interface AttributeDef {
   /** Dotted path into the event data (the outbox payload, with `contact` the contact's snapshot). */
   path: string;
   format?: CodeFormat;
+  /** A closed list: the values the events carry (compared case-insensitively, like every STRING). */
+  values?: readonly string[];
+  /** The value (or a LIST's elements) is a record's id. */
+  id?: boolean;
+  valuesFrom?: ValuesFrom;
 }
 
-const attr = (code: string, label: string, type: AttributeType, path: string, format?: CodeFormat): AttributeDef =>
-  ({ code, label, type, path, ...(format ? { format } : {}) });
+type AttrExtra = Pick<AttributeDef, 'format' | 'values' | 'id' | 'valuesFrom'>;
+
+const attr = (code: string, label: string, type: AttributeType, path: string, extra: AttrExtra = {}): AttributeDef =>
+  ({ code, label, type, path, ...extra });
+
+const list = (path: string, value = 'id', label = 'name'): ValuesFrom => ({ path, value, label });
+const code = (format: CodeFormat, valuesFrom?: ValuesFrom): AttrExtra => ({ format, ...(valuesFrom ? { valuesFrom } : {}) });
+const ids = (valuesFrom?: ValuesFrom): AttrExtra => ({ id: true, ...(valuesFrom ? { valuesFrom } : {}) });
+
+const CONTACT_TYPES = ['PERSON', 'COMPANY'] as const;
+/** Every classification a wallet transaction event carries: a key per ledger `Classification`, so one added there fails tsc here. */
+const CLASSIFICATIONS = Object.keys({
+  CREDIT: 1, DEBIT: 1, TRANSFER: 1, VOID: 1, EXPIRY: 1, TOPUP: 1, AWARD: 1, SPEND: 1, RETURN: 1,
+} satisfies Record<Classification, 1>);
 
 /**
  * Every attribute, once: a code means the same path and type on every entity that lists it, so
@@ -53,37 +82,37 @@ const ATTRIBUTES: Record<string, AttributeDef> = Object.fromEntries(
     attr('FIRST_NAME', 'First name', 'STRING', 'contact.first_name'),
     attr('LAST_NAME', 'Last name', 'STRING', 'contact.last_name'),
     attr('COMPANY_NAME', 'Company name', 'STRING', 'contact.company_name'),
-    attr('CONTACT_TYPE', 'Contact type', 'STRING', 'contact.contact_type'),
+    attr('CONTACT_TYPE', 'Contact type', 'STRING', 'contact.contact_type', { values: CONTACT_TYPES }),
     attr('CODE', 'Contact code', 'STRING', 'contact.code'),
     attr('EMAIL_ADDRESS', 'E-mail address', 'STRING', 'contact.email_address'),
     attr('PHONE_NUMBER', 'Phone number', 'STRING', 'contact.phone_number'),
-    attr('LANGUAGE_CODE', 'Language', 'STRING', 'contact.language_code', 'LANGUAGE'),
-    attr('CATEGORY_ID', 'Contact category', 'STRING', 'contact.category_id'),
+    attr('LANGUAGE_CODE', 'Language', 'STRING', 'contact.language_code', code('LANGUAGE')),
+    attr('CATEGORY_ID', 'Contact category', 'STRING', 'contact.category_id', ids(list('/contact_categories'))),
     attr('POSTAL_CODE', 'Postal code', 'STRING', 'contact.postal_code'),
-    attr('COUNTRY_CODE', 'Country', 'STRING', 'contact.country_code', 'COUNTRY'),
+    attr('COUNTRY_CODE', 'Country', 'STRING', 'contact.country_code', code('COUNTRY', list('/countries', 'code'))),
     attr('CREATED_ON', 'Contact registered on', 'DATE', 'contact.created_on'),
-    attr('IS_ANONYMIZED', 'Contact is anonymized', 'BOOLEAN', 'contact.is_anonymized'),
+    attr('IS_ANONYMIZED', 'Contact is anonymized', 'BOOLEAN', 'contact.is_anonymized', { values: ['true', 'false'] }),
     // Facts of the events themselves.
-    attr('ACCOUNT_IDS', 'Accounts created', 'LIST', 'account_ids'),
-    attr('ACCOUNT_ID', 'Account', 'STRING', 'account_id'),
+    attr('ACCOUNT_IDS', 'Accounts created', 'LIST', 'account_ids', ids()),
+    attr('ACCOUNT_ID', 'Account', 'STRING', 'account_id', ids()),
     attr('AMOUNT', 'Amount', 'NUMBER', 'amount'),
-    attr('CURRENCY_CODE', 'Currency', 'STRING', 'currency_code', 'CURRENCY'),
-    attr('REWARD_OFFER_ID', 'Reward offer', 'STRING', 'reward_offer_id'),
+    attr('CURRENCY_CODE', 'Currency', 'STRING', 'currency_code', code('CURRENCY')),
+    attr('REWARD_OFFER_ID', 'Reward offer', 'STRING', 'reward_offer_id', ids(list('/reward_offers'))),
     attr('REFERENCE_NUMBER', 'Reference number', 'STRING', 'reference_number'),
     attr('TOTAL_AMOUNT', 'Total amount', 'NUMBER', 'total_amount'),
     attr('SPEND_AMOUNT', 'Amount spent from the wallet', 'NUMBER', 'spend_amount'),
     attr('AWARD_AMOUNT', 'Amount awarded', 'NUMBER', 'award_amount'),
-    attr('CLASSIFICATION', 'Transaction classification', 'STRING', 'classification'),
-    attr('WALLET_ID', 'Wallet', 'STRING', 'wallet_id'),
+    attr('CLASSIFICATION', 'Transaction classification', 'STRING', 'classification', { values: CLASSIFICATIONS }),
+    attr('WALLET_ID', 'Wallet', 'STRING', 'wallet_id', ids()),
     attr('VOUCHER_NUMBER', 'Voucher number', 'STRING', 'number'),
-    attr('VOUCHER_TYPE_ID', 'Voucher type', 'STRING', 'voucher_type_id'),
+    attr('VOUCHER_TYPE_ID', 'Voucher type', 'STRING', 'voucher_type_id', ids(list('/voucher_types'))),
     attr('VALUE', 'Voucher value', 'NUMBER', 'value'),
     attr('USED_VALUE', 'Value used', 'NUMBER', 'used_value'),
     attr('EXPIRATION_DATE', 'Expiration date', 'DATE', 'expiration_date'),
     attr('USED_ON', 'Used on', 'DATE', 'used_on'),
-    attr('CHANNEL', 'Channel', 'STRING', 'channel'),
-    attr('TEMPLATE_ID', 'Communication template', 'STRING', 'template_id'),
-    attr('PLAN_ID', 'Communication plan', 'STRING', 'plan_id'),
+    attr('CHANNEL', 'Channel', 'STRING', 'channel', { values: CHANNELS }),
+    attr('TEMPLATE_ID', 'Communication template', 'STRING', 'template_id', ids(list('/communication_templates'))),
+    attr('PLAN_ID', 'Communication plan', 'STRING', 'plan_id', ids(list('/communication_plans'))),
   ].map((a) => [a.code, a]),
 );
 
@@ -153,6 +182,22 @@ const CODE_OPERATORS: readonly FilterOperator[] = ['EQUAL', 'NOT_EQUAL', 'IN'];
 /** The operators a filter may use on this attribute. */
 export function operatorsOf(def: AttributeDef): readonly FilterOperator[] {
   return def.format ? CODE_OPERATORS : OPERATORS_BY_TYPE[def.type];
+}
+
+/**
+ * What one value of an attribute is (a LIST's elements): the `type` says how filters compare,
+ * this says what to offer for it. UUID: a record's id; ENUM: one of `values`; the codes: ISO
+ * 3166 (alpha-2 or alpha-3, stored alpha-3), ISO 639 (3 letters), ISO 4217.
+ */
+export const ATTRIBUTE_VALUE_TYPES = ['STRING', 'NUMBER', 'DATE', 'BOOLEAN', 'UUID', 'ENUM', 'COUNTRY_CODE', 'LANGUAGE_CODE', 'CURRENCY_CODE'] as const;
+export type AttributeValueType = (typeof ATTRIBUTE_VALUE_TYPES)[number];
+
+export function valueTypeOf(def: AttributeDef): AttributeValueType {
+  if (def.format) return `${def.format}_CODE`;
+  if (def.id) return 'UUID';
+  if (def.type === 'BOOLEAN') return 'BOOLEAN';
+  if (def.values) return 'ENUM';
+  return def.type === 'LIST' ? 'STRING' : def.type;
 }
 
 /** The attribute a stored filter names (codes mean the same on every entity). */

@@ -99,6 +99,13 @@ export function countryName(code: string | null | undefined): string | null {
 
 export const COUNTRY_CODES: readonly string[] = Object.keys(COUNTRIES);
 
+const ALPHA_2_OF: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(ALPHA_2).map(([two, three]) => [three, two]));
+
+/** The alpha-2 code of an alpha-3 code; undefined for an unknown one. */
+export function alpha2Of(code: string): string | undefined {
+  return ALPHA_2_OF[code.toUpperCase()];
+}
+
 /** The alpha-3 code of an alpha-2 or alpha-3 code in any case; undefined when it is neither. */
 export function alpha3Of(code: string): string | undefined {
   const upper = code.trim().toUpperCase();

@@ -89,6 +89,18 @@ export async function refresh(db: Db, refreshToken: string, settings: TokenSetti
   return issueTokens(db, row.user, settings);
 }
 
+/**
+ * Log out: the refresh token expires now, so presenting it again is refused like any expired one
+ * (401, and not taken as theft: the user's other sessions stay). Unknown, used or expired tokens
+ * change nothing, so the caller learns nothing about them. The row stays for investigation until
+ * retention deletes it (RETENTION_REFRESH_TOKENS_DAYS after this expiry). The access token the
+ * client holds is not touched: it is stateless and ends by itself (ACCESS_TOKEN_TTL_SECONDS).
+ */
+export async function logout(db: Db, refreshToken: string): Promise<void> {
+  const now = new Date();
+  await db.refreshToken.updateMany({ where: { tokenHash: sha256(refreshToken), usedAt: null, expiresAt: { gt: now } }, data: { expiresAt: now } });
+}
+
 async function issueTokens(
   db: Db,
   user: { id: string; organisationId: string; scopes: string[]; isAdmin: boolean; sessionGeneration: number },
