@@ -127,6 +127,17 @@ test('an approval waiting in the inbox is approved with a comment, and the run g
   await call('PUT', `/automations/${auto}`, { state: 'ACTIVE' });
   const contact = (await call('POST', '/contacts', person('Maria', 'CYP'))).id;
 
+  // The run history says the run waits for its approval (the list, opened afresh, has the new automation).
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  await nav.getByRole('link', { name: 'Approvals' }).click();
+  await nav.getByRole('link', { name: 'Automations' }).click();
+  await page.getByTestId('automation-row').filter({ hasText: 'Needs a yes' }).getByRole('link', { name: 'History' }).click();
+  await page.getByRole('heading', { name: 'Runs of “Needs a yes”' }).waitFor();
+  await eventually(async () => {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    return (await page.getByTestId('run-status').allInnerTexts()).includes('WAITING FOR APPROVAL');
+  }, 30_000, 'the run waiting for its approval');
+
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Approvals' }).click();
   const row = page.getByTestId('approval-row').filter({ hasText: 'Needs a yes' });
   await eventually(async () => {
@@ -146,6 +157,18 @@ test('an approval waiting in the inbox is approved with a comment, and the run g
   const [record] = (await call('GET', `/adaptors/APPROVAL_REQUESTS/actions/REQUEST_APPROVAL/records?automation_id=${auto}`)).content;
   expect(record.status).toBe('APPROVED');
   expect(record.record_attributes).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'notes', value: 'Fine by marketing' })]));
+
+  // The run history has the run COMPLETED: approved, then the content updated.
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Automations' }).click();
+  await page.getByTestId('automation-row').filter({ hasText: 'Needs a yes' }).getByRole('link', { name: 'History' }).click();
+  const run = page.getByTestId('run');
+  await eventually(async () => {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    return (await page.getByTestId('run-status').allInnerTexts()).join() === 'COMPLETED';
+  }, 30_000, 'the run COMPLETED');
+  expect(await run.getByRole('row').count()).toBe(3); // header + the approval + the update
+  expect(await run.innerText()).toContain('APPROVED');
+  await screenshot(page, '09-run-history-approved');
 });
 
 test('no console or CSP errors, and no host but the service', () => {

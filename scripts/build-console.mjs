@@ -33,12 +33,6 @@ export function openApiDocument(root = ROOT) {
   return buildOpenApi(allRoutes(deps));
 }
 
-/** The service's country table (alpha-3 and English name): the filters' country picker. */
-export function countryTable(root = ROOT) {
-  const { COUNTRY_CODES, countryName } = require(path.join(root, 'dist/src/domain/contacts/countries.js'));
-  return COUNTRY_CODES.map((code) => ({ code, name: countryName(code) }));
-}
-
 /** The console's own inputs: sources (generated ones left out), configuration, lock file. */
 function consoleFiles() {
   const walk = (rel) =>
@@ -58,18 +52,17 @@ function hashOf(files, extra) {
 }
 
 const readJson = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {});
-const built = () => ['schema.d.ts', 'countries.json'].every((f) => fs.existsSync(path.join(GENERATED, f))) && fs.existsSync(path.join(DIST, 'index.html'));
+const built = () => fs.existsSync(path.join(GENERATED, 'schema.d.ts')) && fs.existsSync(path.join(DIST, 'index.html'));
 
 function run(cmd, args) {
   const result = spawnSync(cmd, args, { cwd: CONSOLE, stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) throw new Error(`${path.basename(cmd)} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
 }
 
-/** openapi.json, schema.d.ts and countries.json into `into` (the drift test writes them to a temporary folder). */
-export function generateClientTypes(doc, countries, into) {
+/** openapi.json and schema.d.ts into `into` (the drift test writes them to a temporary folder). */
+export function generateClientTypes(doc, into) {
   const dir = path.resolve(into);
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'countries.json'), JSON.stringify(countries));
   fs.writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc, null, 1));
   const bin = path.join(CONSOLE, 'node_modules/.bin/openapi-typescript');
   const result = spawnSync(bin, [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'schema.d.ts')], { cwd: CONSOLE, encoding: 'utf8' });
@@ -141,13 +134,12 @@ function main() {
 
   const t = Date.now();
   const doc = openApiDocument();
-  const countries = countryTable();
-  const full = hashOf(files, `openapi ${createHash('sha256').update(JSON.stringify([doc, countries])).digest('hex')}`);
+  const full = hashOf(files, `openapi ${createHash('sha256').update(JSON.stringify(doc)).digest('hex')}`);
   if (!force && previous.full === full && built()) {
     fs.writeFileSync(STAMP, JSON.stringify({ quick, full }));
     return;
   }
-  generateClientTypes(doc, countries, GENERATED);
+  generateClientTypes(doc, GENERATED);
   // Built beside the served folder and swapped in, so a running service never serves half a build.
   const out = path.join(CONSOLE, `.dist-${process.pid}`);
   run(path.join(CONSOLE, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn', '--outDir', out, '--emptyOutDir']);

@@ -5,8 +5,16 @@ import { ApprovalsPage } from './automations/ApprovalsPage';
 import { AutomationsPage } from './automations/AutomationsPage';
 import { BuilderPage } from './automations/BuilderPage';
 import { RunHistoryPage } from './automations/RunHistoryPage';
+import { ContactFormPage } from './customers/ContactFormPage';
+import { ContactPage } from './customers/ContactPage';
+import { ContactsPage } from './customers/ContactsPage';
+import { SettingsPage } from './settings/SettingsPage';
 import { Coming } from './shell/Coming';
 import { Shell } from './shell/Shell';
+import { NewWebhookPage } from './webhooks/NewWebhookPage';
+import { RequestsPage } from './webhooks/RequestsPage';
+import { WebhookPage } from './webhooks/WebhookPage';
+import { WebhooksPage } from './webhooks/WebhooksPage';
 
 export const router = createBrowserRouter(
   [
@@ -25,11 +33,18 @@ export const router = createBrowserRouter(
         { path: 'automations/:id', element: <BuilderPage /> },
         { path: 'automations/:id/runs', element: <RunHistoryPage /> },
         { path: 'approvals', element: <ApprovalsPage /> },
-        { path: 'customers', element: <Coming title="Customers" /> },
+        { path: 'customers', element: <ContactsPage /> },
+        { path: 'customers/new', element: <ContactFormPage /> },
+        { path: 'customers/:id', element: <ContactPage /> },
+        { path: 'customers/:id/edit', element: <ContactFormPage /> },
         { path: 'communications', element: <Coming title="Communications" /> },
-        { path: 'webhooks', element: <Coming title="Webhooks" /> },
+        { path: 'webhooks', element: <WebhooksPage /> },
+        { path: 'webhooks/new', element: <NewWebhookPage /> },
+        { path: 'webhooks/requests', element: <RequestsPage /> },
+        { path: 'webhooks/:id', element: <WebhookPage /> },
         { path: 'reports', element: <Coming title="Reports" /> },
-        { path: 'settings', element: <Coming title="Settings" /> },
+        { path: 'settings', element: <SettingsPage /> },
+        { path: 'settings/:tab', element: <SettingsPage /> },
         { path: '*', element: <Coming title="Page not found" /> },
       ],
     },

@@ -8,7 +8,7 @@ import { session, type TokenPair } from '../auth/session';
 
 export const API_BASE = '/backoffice/v1';
 
-const AUTH_PATHS = [`${API_BASE}/users/login`, `${API_BASE}/users/refresh`];
+const AUTH_PATHS = [`${API_BASE}/users/login`, `${API_BASE}/users/refresh`, `${API_BASE}/users/logout`];
 const isAuthPath = (url: string) => AUTH_PATHS.includes(new URL(url).pathname);
 
 /**
@@ -39,7 +39,7 @@ export function refreshSession(): Promise<boolean> {
     if (!refresh_token) return false;
     const { data } = await api.POST('/users/refresh', { body: { refresh_token } });
     if (!data) {
-      logOut();
+      void logOut();
       return false;
     }
     begin(data);
@@ -63,6 +63,7 @@ export async function logIn(username: string, password: string): Promise<LoginFa
     const { data, error, response } = await api.POST('/users/login', { body: { username, password } });
     if (data) {
       begin(data, username);
+      void describeUser();
       return null;
     }
     if (response.status === 429) return { message: `${error?.message ?? 'Too many attempts'} (retry in ${response.headers.get('Retry-After') ?? 'a few'} s)` };
@@ -72,8 +73,26 @@ export async function logIn(username: string, password: string): Promise<LoginFa
   }
 }
 
-/** Forgets the tokens. The refresh token stays valid on the server until it expires (no revoke endpoint for it). */
-export function logOut() {
+/**
+ * Who the user is, by name, and their organisation's name (GET /users/me), for the header. The
+ * header shows the username and organisation id until it answers, and keeps them if it fails.
+ */
+async function describeUser(): Promise<void> {
+  const userId = session.current()?.identity.userId;
+  const { data } = await api.GET('/users/me').catch(() => ({ data: undefined }));
+  if (!userId || data?.credential_type !== 'USER') return;
+  const name = [data.first_name, data.last_name].filter(Boolean).join(' ');
+  session.describe(userId, { displayName: name || data.username, organisationName: data.organisation.name });
+}
+
+/**
+ * Forgets the tokens at once (the page goes to the login), then revokes the refresh token on the
+ * server (POST /users/logout), so a copy of it is worth nothing. The access token cannot be revoked
+ * alone; forgotten here, it expires within minutes (docs/console.md "Signing in").
+ */
+export async function logOut(): Promise<void> {
   clearTimeout(timer);
+  const refresh_token = session.refreshToken();
   session.end();
+  if (refresh_token) await api.POST('/users/logout', { body: { refresh_token } }).catch(() => undefined);
 }

@@ -27,3 +27,30 @@ export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response:
 }
 
 export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** An API refusal placed where it belongs: at the form's field its `attribute` names, else above the form. */
+export interface Placed {
+  /** The form's field the API named, when the form has one. */
+  field?: string;
+  message: string;
+}
+
+/**
+ * `fields` maps the API's attribute (`email_address`, `limit_rules.1.maximum_amount`) to a field
+ * of the form: a function, or the form's field names (an attribute deeper than a field, such as
+ * `limit_rules.1`, goes to the longest field it starts with). The message loses its leading
+ * "attribute: ", which the field's place already says.
+ */
+export function placeError(err: unknown, fields: string[] | ((attribute: string) => string | undefined)): Placed {
+  if (!(err instanceof ApiError) || !err.attribute) return { message: messageOf(err) };
+  const attribute = err.attribute;
+  const field = typeof fields === 'function' ? fields(attribute) : longestField(fields, attribute);
+  if (!field) return { message: err.message };
+  const message = err.message.startsWith(`${attribute}: `) ? err.message.slice(attribute.length + 2) : err.message;
+  return { field, message };
+}
+
+function longestField(fields: string[], attribute: string): string | undefined {
+  if (fields.includes(attribute)) return attribute;
+  return fields.filter((f) => attribute.startsWith(`${f}.`)).sort((a, b) => b.length - a.length)[0];
+}

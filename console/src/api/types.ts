@@ -18,3 +18,6 @@ export type ActionRecord = Get<'/adaptors/{id}/actions/{action_id}/records'>['co
 export type ActionsBody = Body<'/automations/{id}/actions', 'post'>;
 export type AutomationCreate = Body<'/automations', 'post'>;
 export type AutomationUpdate = Body<'/automations/{id}', 'put'>;
+export type AutomationRun = Get<'/automations/{id}/runs'>['content'][number];
+export type RunAction = AutomationRun['actions'][number];
+export type CurrentUser = Get<'/users/me'>;

@@ -14,6 +14,9 @@ export interface Identity {
   organisationId: string;
   isAdmin: boolean;
   scopes: string[];
+  /** From GET /users/me once it answered: the user's names (or username) and the organisation's name. */
+  displayName?: string;
+  organisationName?: string;
 }
 
 interface State {
@@ -59,8 +62,17 @@ export const session = {
         organisationId: claims.org,
         isAdmin: claims.adm === true,
         scopes: claims.scopes ?? [],
+        // A refresh keeps what GET /users/me said.
+        displayName: state?.identity.displayName,
+        organisationName: state?.identity.organisationName,
       },
     };
+    listeners.forEach((l) => l());
+  },
+  /** What GET /users/me answered about the signed-in user (ignored when the session ended or changed meanwhile). */
+  describe(userId: string, profile: { displayName: string; organisationName: string }): void {
+    if (!state || state.identity.userId !== userId) return;
+    state = { ...state, identity: { ...state.identity, ...profile } };
     listeners.forEach((l) => l());
   },
   end(): void {

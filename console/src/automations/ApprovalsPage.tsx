@@ -5,7 +5,8 @@ import { api } from '../api/client';
 import { messageOf, ok } from '../api/errors';
 import type { ActionRecord } from '../api/types';
 import { useLoad } from '../api/useLoad';
-import { STATUS_COLOURS, when } from './runs';
+import { STATUS_COLOURS } from './runs';
+import { when } from '../components/format';
 
 const APPROVALS = { id: 'APPROVAL_REQUESTS', action_id: 'REQUEST_APPROVAL' };
 const attribute = (r: ActionRecord, key: string) => r.record_attributes.find((a) => a.key === key)?.value ?? null;

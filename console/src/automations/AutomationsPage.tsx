@@ -7,7 +7,8 @@ import { messageOf, ok } from '../api/errors';
 import type { Automation } from '../api/types';
 import { useLoad } from '../api/useLoad';
 import { eventName, entityOf, loadCatalogue } from './catalogue';
-import { loadRuns, STATUS_COLOURS, when } from './runs';
+import { loadRuns, stateLabel, STATUS_COLOURS } from './runs';
+import { when } from '../components/format';
 
 const PAGE = 25;
 
@@ -87,17 +88,14 @@ export function AutomationsPage() {
 
 /** The three latest runs' outcomes, with a link to the history. */
 function LastRuns({ automationId }: { automationId: string }) {
-  const runs = useLoad(async () => {
-    const actions = await ok(api.GET('/automations/{id}/actions', { params: { path: { id: automationId } } }));
-    return loadRuns(automationId, actions.content, 3);
-  }, [automationId]);
+  const runs = useLoad(async () => (await loadRuns(automationId, 1, 3)).runs, [automationId]);
   if (runs.error) return <Text size="sm" c="red">{runs.error.message}</Text>;
   if (!runs.data) return <Loader size="xs" aria-label="Loading runs" />;
   return (
     <Group gap={4}>
       {runs.data.length === 0 && <Text size="sm" c="dimmed">None yet</Text>}
       {runs.data.map((r) => (
-        <Badge key={r.eventId} color={STATUS_COLOURS[r.status]} variant="light" title={when(r.at)}>{r.status}</Badge>
+        <Badge key={r.id} color={STATUS_COLOURS[r.state]} variant="light" title={when(r.event.occurred_on)}>{stateLabel(r.state)}</Badge>
       ))}
       <Anchor size="sm" component={Link} to={`/automations/${automationId}/runs`}>History</Anchor>
     </Group>

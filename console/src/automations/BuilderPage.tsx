@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api/client';
-import { ApiError, messageOf, ok } from '../api/errors';
+import { ok, placeError } from '../api/errors';
 import type { AutomationCreate } from '../api/types';
 import { useLoad } from '../api/useLoad';
 import { ActionCard } from './ActionCard';
@@ -112,14 +112,12 @@ export function BuilderPage() {
   }
 
   function showError(err: unknown, sentKeys: string[][]) {
-    if (!(err instanceof ApiError) || !err.attribute) return setFailure(messageOf(err));
-    const attribute = err.attribute === 'state' ? 'life_cycle_state' : err.attribute;
-    const target = HEADER_FIELDS.includes(attribute) ? attribute : fieldOfAttribute(attribute, sentKeys);
-    // The message starts with the body's path ("content.1.adaptor_action_parameters: ..."): the
-    // field it is shown at says that already.
-    const message = err.message.startsWith(`${err.attribute}: `) ? err.message.slice(err.attribute.length + 2) : err.message;
-    if (target) setErrors({ [target]: message });
-    else setFailure(err.message);
+    const placed = placeError(err, (attribute) => {
+      const name = attribute === 'state' ? 'life_cycle_state' : attribute;
+      return HEADER_FIELDS.includes(name) ? name : fieldOfAttribute(name, sentKeys);
+    });
+    if (placed.field) setErrors({ [placed.field]: placed.message });
+    else setFailure(placed.message);
   }
 
   const addAction = (value: string | null) => {

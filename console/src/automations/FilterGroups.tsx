@@ -1,7 +1,8 @@
 import { ActionIcon, Button, Group, MultiSelect, Paper, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import type { AttributeDef } from '../api/types';
 import { emptyFilter, field, type DraftFilter } from './draft';
-import { choicesOf, OPERATOR_LABELS } from './values';
+import type { Option } from './lookups';
+import { OPERATOR_LABELS, useChoices, VALUE_HINTS } from './values';
 
 interface Props {
   index: number;
@@ -67,7 +68,7 @@ interface RowProps {
 function FilterRow({ filter, attributes, label, errors, onChange, onRemove }: RowProps) {
   const attr = attributes.find((a) => a.code === filter.attribute);
   const operators = attr?.operators ?? [];
-  const choices = attr ? choicesOf(attr.code, attr.type) : undefined;
+  const choices = useChoices(attr);
   const pickAttribute = (code: string | null) => {
     const next = attributes.find((a) => a.code === code);
     const keep = next?.operators.includes(filter.operator as never) ? filter.operator : (next?.operators[0] ?? '');
@@ -93,7 +94,7 @@ function FilterRow({ filter, attributes, label, errors, onChange, onRemove }: Ro
         w={150}
         error={errors.operator}
       />
-      <ValueInput filter={filter} type={attr?.type} choices={choices} error={errors.value} onChange={onChange} />
+      <ValueInput filter={filter} attr={attr} choices={choices.options} loading={choices.loading} error={errors.value} onChange={onChange} />
       <ActionIcon variant="subtle" color="red" mt={26} onClick={onRemove} aria-label={`Remove ${label.toLowerCase()}`}>
         ×
       </ActionIcon>
@@ -101,16 +102,32 @@ function FilterRow({ filter, attributes, label, errors, onChange, onRemove }: Ro
   );
 }
 
-function ValueInput({ filter, type, choices, error, onChange }: { filter: DraftFilter; type?: string; choices?: { value: string; label: string }[]; error?: string; onChange: (f: DraftFilter) => void }) {
+interface ValueProps {
+  filter: DraftFilter;
+  attr?: AttributeDef;
+  choices?: Option[];
+  loading: boolean;
+  error?: string;
+  onChange: (f: DraftFilter) => void;
+}
+
+/** A value chosen from the attribute's list when it has one (GET /automation_events), else typed, with a hint of what it is. */
+function ValueInput({ filter, attr, choices, loading, error, onChange }: ValueProps) {
+  const type = attr?.type;
   const common = { label: 'Value', error, w: 260 };
+  // A stored value the list lacks (a record deleted since, a code stored before) stays visible.
+  const known = (values: string[]) => (choices ? [...choices, ...values.filter((v) => v && !choices.some((c) => c.value === v)).map((v) => ({ value: v, label: v }))] : []);
+  const placeholder = loading ? 'Loading…' : undefined;
   if (filter.operator === 'IN') {
     return choices ? (
-      <MultiSelect {...common} data={choices} value={filter.values} onChange={(values) => onChange({ ...filter, values })} searchable />
+      <MultiSelect {...common} data={known(filter.values)} value={filter.values} onChange={(values) => onChange({ ...filter, values })} searchable placeholder={placeholder} />
     ) : (
-      <TagsInput {...common} value={filter.values} onChange={(values) => onChange({ ...filter, values })} description="Press Enter after each value" />
+      <TagsInput {...common} value={filter.values} onChange={(values) => onChange({ ...filter, values })} description={hintOf(attr, 'Press Enter after each value')} />
     );
   }
-  if (choices) return <Select {...common} data={choices} value={filter.value || null} onChange={(v) => onChange({ ...filter, value: v ?? '' })} searchable />;
+  if (choices) {
+    return <Select {...common} data={known([filter.value])} value={filter.value || null} onChange={(v) => onChange({ ...filter, value: v ?? '' })} searchable placeholder={placeholder} nothingFoundMessage="Nothing found" />;
+  }
   if (type === 'DATE') {
     // Epoch seconds in the API; a local date and time here.
     const local = filter.value ? new Date(Number(filter.value) * 1000).toISOString().slice(0, 16) : '';
@@ -124,5 +141,18 @@ function ValueInput({ filter, type, choices, error, onChange }: { filter: DraftF
       />
     );
   }
-  return <TextInput {...common} inputMode={type === 'NUMBER' ? 'decimal' : undefined} value={filter.value} onChange={(e) => onChange({ ...filter, value: e.currentTarget.value })} />;
+  return (
+    <TextInput
+      {...common}
+      inputMode={type === 'NUMBER' ? 'decimal' : undefined}
+      description={hintOf(attr)}
+      value={filter.value}
+      onChange={(e) => onChange({ ...filter, value: e.currentTarget.value })}
+    />
+  );
+}
+
+function hintOf(attr: AttributeDef | undefined, also?: string): string | undefined {
+  const hint = attr ? VALUE_HINTS[attr.value_type] : undefined;
+  return [hint, also].filter(Boolean).join('. ') || undefined;
 }

@@ -1,26 +1,31 @@
-import { Alert, Anchor, Badge, Button, Card, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Code, Group, Loader, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../api/client';
 import { ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { actionOf, loadCatalogue } from './catalogue';
-import { loadRuns, STATUS_COLOURS, temporalLink, when } from './runs';
+import { loadRuns, stateLabel, STATUS_COLOURS, temporalLink } from './runs';
+import { when } from '../components/format';
+
+const PAGE = 20;
 
 /** An automation's runs, newest first: each action's outcome, why one was skipped or failed, and the run in the Temporal UI. */
 export function RunHistoryPage() {
   const { id = '' } = useParams();
+  const [page, setPage] = useState(1);
   const history = useLoad(async () => {
-    const [catalogue, automation, actions] = await Promise.all([
+    const [catalogue, automation, runs] = await Promise.all([
       loadCatalogue(),
       ok(api.GET('/automations/{id}', { params: { path: { id } } })),
-      ok(api.GET('/automations/{id}/actions', { params: { path: { id } } })),
+      loadRuns(id, page, PAGE),
     ]);
-    return { catalogue, automation, runs: await loadRuns(id, actions.content, 20) };
-  }, [id]);
+    return { catalogue, automation, ...runs };
+  }, [id, page]);
 
   if (history.error) return <Alert color="red" title="Cannot load the run history">{history.error.message}</Alert>;
   if (!history.data) return <Loader aria-label="Loading" />;
-  const { catalogue, automation, runs } = history.data;
+  const { catalogue, automation, runs, total } = history.data;
   return (
     <Stack maw={1100}>
       <Group justify="space-between">
@@ -30,40 +35,43 @@ export function RunHistoryPage() {
           <Anchor component={Link} to={`/automations/${id}`}>Edit the automation</Anchor>
         </Group>
       </Group>
-      {runs.length === 0 && <Text c="dimmed">No run yet. Runs appear when the automation is active and its event happens.</Text>}
+      {total === 0 && <Text c="dimmed">No run yet. Runs appear when the automation is active and its event happens.</Text>}
       {runs.map((run) => {
-        const link = temporalLink(run.workflowId);
+        const link = temporalLink(run.workflow_id);
         return (
-          <Card withBorder key={run.eventId} component="section" aria-label={`Run of ${when(run.at)}`} data-testid="run">
+          <Card withBorder key={run.id} component="section" aria-label={`Run of ${when(run.event.occurred_on)}`} data-testid="run">
             <Group justify="space-between" mb="xs">
               <Group gap="xs">
-                <Badge color={STATUS_COLOURS[run.status]} data-testid="run-status">{run.status}</Badge>
-                <Text fw={600}>{when(run.at)}</Text>
-                <Text size="sm" c="dimmed">{run.eventType} · {run.entity.reference ?? run.entity.id}</Text>
+                <Badge color={STATUS_COLOURS[run.state]} data-testid="run-status">{stateLabel(run.state)}</Badge>
+                <Text fw={600}>{when(run.event.occurred_on)}</Text>
+                <Text size="sm" c="dimmed">{run.event.type} · {run.entity.reference ?? run.entity.id}</Text>
               </Group>
               {link ? (
                 <Anchor href={link} target="_blank" rel="noreferrer" size="sm">Open in the Temporal UI</Anchor>
               ) : (
-                <Text size="xs" c="dimmed">Workflow <Code>{run.workflowId}</Code></Text>
+                <Text size="xs" c="dimmed">Workflow <Code>{run.workflow_id}</Code></Text>
               )}
             </Group>
+            {run.reason && <Text size="sm" c="red" mb="xs" data-testid="run-reason">Stopped: {run.reason}</Text>}
             <Table>
               <Table.Thead>
                 <Table.Tr>
+                  <Table.Th scope="col" w={40}>#</Table.Th>
                   <Table.Th scope="col">Action</Table.Th>
                   <Table.Th scope="col" w={140}>Outcome</Table.Th>
                   <Table.Th scope="col">Reason or result</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {run.steps.map((r) => (
-                  <Table.Tr key={r.id}>
-                    <Table.Td>{actionOf(catalogue, r.adaptor, r.adaptor_action)?.name ?? r.adaptor_action}</Table.Td>
-                    <Table.Td><Badge variant="light" color={STATUS_COLOURS[r.status]}>{r.status}</Badge></Table.Td>
+                {run.actions.map((a) => (
+                  <Table.Tr key={a.record_id}>
+                    <Table.Td>{a.order}</Table.Td>
+                    <Table.Td>{actionOf(catalogue, a.adaptor, a.adaptor_action)?.name ?? a.adaptor_action}</Table.Td>
+                    <Table.Td><Badge variant="light" color={STATUS_COLOURS[a.status]}>{a.status}</Badge></Table.Td>
                     <Table.Td>
-                      {r.reason ?? (
+                      {a.reason ?? (
                         <Text size="sm" c="dimmed">
-                          {r.record_attributes.filter((x) => x.value !== null && x.key !== 'status').map((x) => `${x.label}: ${x.value}`).join(' · ')}
+                          {a.record_attributes.filter((x) => x.value !== null && x.key !== 'status').map((x) => `${x.label}: ${x.type === 'DATE' ? when(Number(x.value)) : x.value}`).join(' · ')}
                         </Text>
                       )}
                     </Table.Td>
@@ -71,9 +79,11 @@ export function RunHistoryPage() {
                 ))}
               </Table.Tbody>
             </Table>
+            {run.state === 'RUNNING' && <Text size="xs" c="dimmed" mt="xs">Further actions are still to come.</Text>}
           </Card>
         );
       })}
+      {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Pages" />}
     </Stack>
   );
 }

@@ -30,10 +30,14 @@ export function Shell() {
           </Group>
           <Group wrap="nowrap" gap="sm">
             <Stack gap={0} align="flex-end" visibleFrom="xs">
-              <Text size="sm" fw={600} data-testid="current-user">{identity?.username}{identity?.isAdmin ? ' (admin)' : ''}</Text>
-              <Text size="xs" c="dimmed" data-testid="current-organisation">Organisation {identity?.organisationId}</Text>
+              <Text size="sm" fw={600} data-testid="current-user" title={identity?.username}>
+                {identity?.displayName ?? identity?.username}{identity?.isAdmin ? ' (admin)' : ''}
+              </Text>
+              <Text size="xs" c="dimmed" data-testid="current-organisation" title={identity?.organisationId}>
+                {identity?.organisationName ?? `Organisation ${identity?.organisationId ?? ''}`}
+              </Text>
             </Stack>
-            <Button variant="default" size="xs" onClick={logOut}>Log out</Button>
+            <Button variant="default" size="xs" onClick={() => void logOut()}>Log out</Button>
           </Group>
         </Group>
       </AppShell.Header>
