@@ -4,6 +4,7 @@ import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import type { Config } from '../config';
 import { ROOT } from '../paths';
+import { pagePolicy } from './page-policy';
 
 /**
  * The console (docs/console.md) at `/console`: the single-page app that scripts/build-console.mjs
@@ -53,27 +54,14 @@ export function consoleRouter(config: Config, dist = path.join(ROOT, 'console', 
 }
 
 /**
- * Only this origin supplies scripts, styles, images and fonts, and the page talks only to it.
- * Styles: Mantine writes its theme into <style> elements (allowed by the per-response nonce the
- * app passes to Mantine, never 'unsafe-inline' for elements), and sets CSS variables in element
- * `style` attributes on most components, which only `style-src-attr 'unsafe-inline'` allows. A
- * style attribute cannot run script or load anything (img-src and font-src stay 'self'), so that
- * is the narrowest policy the component library works under.
+ * The console's styles (page-policy.ts has the rest): Mantine writes its theme into <style>
+ * elements (allowed by the per-response nonce the app passes to Mantine, never 'unsafe-inline'
+ * for elements), and sets CSS variables in element `style` attributes on most components, which
+ * only `style-src-attr 'unsafe-inline'` allows. A style attribute cannot run script or load
+ * anything (img-src and font-src stay 'self'), so that is the narrowest policy Mantine works under.
  */
 function csp(nonce?: string): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'",
-    "style-src-attr 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return pagePolicy([nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'", "style-src-attr 'unsafe-inline'"]);
 }
 
 /**
