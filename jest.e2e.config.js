@@ -3,6 +3,9 @@
 module.exports = {
   testEnvironment: 'node',
   testTimeout: 120000,
+  // One browser at a time: the Temporal UI's first build (a minute of vite) beside the console's
+  // pages made a click wait past its 30 s on this 2-core machine; in band the run is ~3 minutes.
+  maxWorkers: 1,
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   testMatch: ['<rootDir>/e2e/**/*.e2e.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -1,8 +1,7 @@
-// The marketer's scenario of issue 24 through the console only: "a welcome e-mail to every newly
-// registered contact in Cyprus, and a webhook to our CRM". The template and the webhook are made
-// through the API (their pages come later), and so are the registrations (the Customers page
-// too); everything about the automation is done in the browser. Then an approval decided in the
-// inbox lets a waiting run go on.
+// The automation pages in depth: the builder (errors at the field, value pickers), the run history
+// (completed and skipped runs, the skip's reason) and the approvals inbox that lets a waiting run
+// go on. The template, the webhook and the registrations are set up through the API here;
+// e2e/console-marketer.e2e.ts does the whole scenario of issue 24 in the console only.
 import type { Locator, Page } from 'playwright-core';
 import { eventually } from '../test/communications/helpers';
 import { api } from '../test/support/api';

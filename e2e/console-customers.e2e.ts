@@ -75,7 +75,7 @@ test('creates a contact (a bad e-mail refused at its field, the country picked b
   const refused = await api('POST', '/contacts', { key: tenant.secretKey, body: { contact_type: 'PERSON', first_name: 'E', last_name: 'C', email_address: 'eleni-at-example' } });
   expect(refused.body).toMatchObject({ code: 'INVALID_REQUEST', attribute: 'email_address' });
   const message = String(refused.body.message).replace(/^email_address: /, '');
-  await page.waitForFunction(() => document.querySelector('[aria-invalid="true"]') !== null);
+  await page.locator('[aria-invalid="true"]').first().waitFor();
   expect(await fieldError(email)).toBe(message);
   expect(await fieldError(page.getByRole('textbox', { name: 'First name', exact: true }))).toBeNull();
   await screenshot(page, 'customers-01-create-error-at-field');
@@ -109,7 +109,7 @@ test('creates a contact (a bad e-mail refused at its field, the country picked b
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   const filterRefusal = (await api('GET', '/contacts?phone_number=no%20digits', { key: tenant.secretKey })).body;
   expect(filterRefusal).toMatchObject({ attribute: 'phone_number' });
-  await page.waitForFunction(() => document.querySelector('[aria-invalid="true"]') !== null);
+  await page.locator('[aria-invalid="true"]').first().waitFor();
   expect(await fieldError(phone)).toBe(String(filterRefusal.message).replace(/^phone_number: /, ''));
   expect(w.problems).toEqual([expect.stringContaining('status of 400')]);
   w.problems.length = 0;
@@ -151,7 +151,7 @@ test('adds a wallet, credits it with a journal, voids the credit after a confirm
   const amount = dialog.getByRole('textbox', { name: /^Amount/ });
   await amount.fill('5000');
   await dialog.getByRole('button', { name: 'Debit', exact: true }).click();
-  await page.waitForFunction(() => document.querySelector('[role="dialog"] [aria-invalid="true"]') !== null);
+  await page.locator('[role="dialog"] [aria-invalid="true"]').first().waitFor();
   expect(await fieldError(amount)).toContain('The debit needs 5000');
   expect(w.problems).toEqual([expect.stringContaining('status of 409')]);
   w.problems.length = 0;

@@ -5,9 +5,16 @@ import { ApprovalsPage } from './automations/ApprovalsPage';
 import { AutomationsPage } from './automations/AutomationsPage';
 import { BuilderPage } from './automations/BuilderPage';
 import { RunHistoryPage } from './automations/RunHistoryPage';
+import { MessagePage } from './communications/MessagePage';
+import { MessagesPage } from './communications/MessagesPage';
+import { PlanPage } from './communications/PlanPage';
+import { PlansPage } from './communications/PlansPage';
+import { TemplatePage } from './communications/TemplatePage';
+import { TemplatesPage } from './communications/TemplatesPage';
 import { ContactFormPage } from './customers/ContactFormPage';
 import { ContactPage } from './customers/ContactPage';
 import { ContactsPage } from './customers/ContactsPage';
+import { ReportsPage } from './reports/ReportsPage';
 import { SettingsPage } from './settings/SettingsPage';
 import { Coming } from './shell/Coming';
 import { Shell } from './shell/Shell';
@@ -37,12 +44,20 @@ export const router = createBrowserRouter(
         { path: 'customers/new', element: <ContactFormPage /> },
         { path: 'customers/:id', element: <ContactPage /> },
         { path: 'customers/:id/edit', element: <ContactFormPage /> },
-        { path: 'communications', element: <Coming title="Communications" /> },
+        { path: 'communications', element: <MessagesPage /> },
+        { path: 'communications/messages/:id', element: <MessagePage /> },
+        { path: 'communications/templates', element: <TemplatesPage /> },
+        { path: 'communications/templates/new', element: <TemplatePage /> },
+        { path: 'communications/templates/:id', element: <TemplatePage /> },
+        { path: 'communications/plans', element: <PlansPage /> },
+        { path: 'communications/plans/new', element: <PlanPage /> },
+        { path: 'communications/plans/:id', element: <PlanPage /> },
         { path: 'webhooks', element: <WebhooksPage /> },
         { path: 'webhooks/new', element: <NewWebhookPage /> },
         { path: 'webhooks/requests', element: <RequestsPage /> },
         { path: 'webhooks/:id', element: <WebhookPage /> },
-        { path: 'reports', element: <Coming title="Reports" /> },
+        { path: 'reports', element: <ReportsPage /> },
+        { path: 'reports/analytics', element: <ReportsPage /> },
         { path: 'settings', element: <SettingsPage /> },
         { path: 'settings/:tab', element: <SettingsPage /> },
         { path: '*', element: <Coming title="Page not found" /> },

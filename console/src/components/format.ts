@@ -5,12 +5,21 @@
 /** `1234.5, 'EUR'` → `1,234.50 EUR` (also from the decimal text `"1234.5"`); null → `—`. */
 export function money(amount: number | string | null | undefined, currency?: string | null): string {
   if (amount === null || amount === undefined) return '—';
-  const text = String(amount);
+  const [whole, fraction = ''] = exact(amount).split('.');
+  return `${whole}.${fraction.padEnd(2, '0')}${currency ? ` ${currency}` : ''}`;
+}
+
+/**
+ * A number with the API's own digits, grouped, nothing rounded or padded: `1234.5` → `1,234.5`
+ * (counts and quantities, as analytics has them; money() pads amounts to two decimals).
+ */
+export function exact(value: number | string): string {
+  const text = String(value);
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
   const negative = text.startsWith('-');
-  const [whole, fraction = ''] = (negative ? text.slice(1) : text).split('.');
+  const [whole, fraction] = (negative ? text.slice(1) : text).split('.');
   const grouped = whole.replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const decimals = fraction.padEnd(2, '0');
-  return `${negative ? '-' : ''}${grouped}.${decimals}${currency ? ` ${currency}` : ''}`;
+  return `${negative ? '-' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
 }
 
 /** An amount as typed: digits with up to 4 decimals, more than zero. Sent to the API as the text itself. */

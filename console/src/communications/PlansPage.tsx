@@ -1,0 +1,72 @@
+import { Alert, Anchor, Badge, Button, Group, Loader, Pagination, Select, Table, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { api } from '../api/client';
+import { ok } from '../api/errors';
+import { useLoad } from '../api/useLoad';
+import { Section } from './Section';
+import { PLAN_COLOURS, type PlanState } from './types';
+import { inZone, loadTimeZone } from './zone';
+
+const PAGE = 25;
+
+/** The plans with their state, channel, frequency and the next tick the service counts (on the organisation's clock). */
+export function PlansPage() {
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [state, setState] = useState<PlanState | null>(null);
+  const [searched] = useDebouncedValue(search.trim(), 300);
+  useEffect(() => setPage(1), [searched, state]);
+  const zone = useLoad(loadTimeZone, []);
+  const list = useLoad(
+    () =>
+      ok(api.GET('/communication_plans', { params: { query: { page, size: PAGE, sort: 'name', order: 'ASC', ...(searched ? { name: searched } : {}), ...(state ? { life_cycle_state: state } : {}) } } })),
+    [page, searched, state],
+  );
+  const data = list.data;
+  const tz = zone.data?.zone ?? 'UTC';
+  return (
+    <Section>
+      <Group justify="space-between" align="flex-end">
+        <Group align="flex-end">
+          <TextInput label="Search" placeholder="Part of the name" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={260} />
+          <Select label="State" data={['DRAFT', 'POSTED']} value={state} onChange={(v) => setState(v as PlanState | null)} clearable placeholder="Any" w={150} />
+        </Group>
+        <Button component={Link} to="/communications/plans/new">New plan</Button>
+      </Group>
+      {list.error && <Alert color="red" title="Cannot load the plans">{list.error.message}</Alert>}
+      {!data && !list.error && <Loader aria-label="Loading" />}
+      {data && data.content.length === 0 && <Text c="dimmed">{searched || state ? 'No plan matches.' : 'No plan yet.'}</Text>}
+      {data && data.content.length > 0 && (
+        <Table.ScrollContainer minWidth={820}>
+          <Table striped highlightOnHover aria-label="Plans">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Name</Table.Th>
+                <Table.Th scope="col">State</Table.Th>
+                <Table.Th scope="col">Channel</Table.Th>
+                <Table.Th scope="col">Frequency (UTC)</Table.Th>
+                <Table.Th scope="col">Next tick ({tz})</Table.Th>
+                <Table.Th scope="col">From – until ({tz})</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.content.map((p) => (
+                <Table.Tr key={p.id} data-testid="plan-row">
+                  <Table.Td><Anchor size="sm" component={Link} to={`/communications/plans/${p.id}`}>{p.name}</Anchor></Table.Td>
+                  <Table.Td><Badge variant="light" color={PLAN_COLOURS[p.life_cycle_state]}>{p.life_cycle_state}</Badge></Table.Td>
+                  <Table.Td>{p.preferred_channel}</Table.Td>
+                  <Table.Td><Text size="sm" ff="monospace">{p.frequency}</Text></Table.Td>
+                  <Table.Td>{p.next_tick_on === null ? '—' : inZone(p.next_tick_on * 1000, tz)}</Table.Td>
+                  <Table.Td>{inZone(p.start_date * 1000, tz)} – {p.end_date === null ? 'no end' : inZone(p.end_date * 1000, tz)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {data && data.paging.total > PAGE && <Pagination total={Math.ceil(data.paging.total / PAGE)} value={page} onChange={setPage} aria-label="Pages" />}
+    </Section>
+  );
+}
