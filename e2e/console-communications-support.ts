@@ -22,7 +22,7 @@ export async function fieldError(field: Locator): Promise<string | null> {
 
 /** Waits until the field is marked invalid, then answers its error. */
 export async function waitForFieldError(field: Locator): Promise<string | null> {
-  await field.page().waitForFunction((el) => el?.getAttribute('aria-invalid') === 'true', await field.elementHandle(), { timeout: 10_000 });
+  await field.page().waitForFunction((el) => el?.getAttribute('aria-invalid') === 'true', await field.elementHandle(), { timeout: 30_000 });
   return fieldError(field);
 }
 

@@ -30,6 +30,9 @@ export async function openConsole(viewport = { width: 1280, height: 900 }): Prom
   const browser = await launchChromium();
   // The service's certificate is self-signed.
   const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport });
+  // Twice Playwright's 30 s: on a loaded 2-core machine one answer of the shared service took
+  // longer, and one late wait failed every step after it.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   const hosts = new Set<string>();
   const problems: string[] = [];

@@ -6,7 +6,7 @@ import { ok, placeError } from '../api/errors';
 import { loadAll } from '../api/lists';
 import { useLoad } from '../api/useLoad';
 import { useSession } from '../auth/useSession';
-import { dayInZone, useOrganisationZone } from '../reports/zone';
+import { dayInZone, useOrganisationZone } from '../components/zone';
 import { choiceOf, GRANULARITIES, METRICS, queryOf, type Choice, type Granularity, type MetricKey } from './metrics';
 import { MetricChart } from './MetricChart';
 

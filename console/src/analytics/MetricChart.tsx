@@ -1,6 +1,6 @@
 import { Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { inZone } from '../reports/zone';
+import { inZone } from '../components/zone';
 import { GRANULARITIES, type Granularity, type Item, type MetricDef } from './metrics';
 import { exact } from '../components/format';
 

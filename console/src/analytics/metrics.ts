@@ -2,7 +2,7 @@
 // how its URL (/reports/analytics?unit=&from=&to=&granularity=&children=&metrics=) becomes the
 // API's query: days of the organisation's time zone, so a bucket and a chosen day agree.
 import type { Get } from '../api/types';
-import { endOfDay, startOfDay } from '../reports/zone';
+import { endOfDay, startOfDay } from '../components/zone';
 
 export type Answer = Get<'/organisations/{id}/analytics'>;
 export type Item = Answer['content'][number];

@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Group, List, Stack, Text, TextInput, Title } from '@mantine/core';
 import { frequencyProblem, nextTicks, PRESETS } from './schedule';
-import { inZone } from './zone';
+import { scheduleTime } from '../components/zone';
 
 interface Props {
   value: string;
@@ -51,7 +51,7 @@ export function FrequencyInput({ value, onChange, error, start, end, zone, zoneU
           <List size="sm" data-testid="next-ticks">
             {ticks.map((t) => (
               <List.Item key={t} data-epoch={t / 1000}>
-                {inZone(t, zone, seconds)}
+                {scheduleTime(t, zone, seconds)}
                 {zone !== 'UTC' && <Text span size="xs" c="dimmed"> ({new Date(t).toISOString().slice(0, seconds ? 19 : 16).replace('T', ' ')} UTC)</Text>}
               </List.Item>
             ))}

@@ -13,7 +13,7 @@ import { createPlanBody, newPlanDraft, planDraftOf, planField, updatePlanBody, t
 import { nextTicks } from './schedule';
 import { Section } from './Section';
 import { CHANNELS, PLAN_COLOURS, type Channel, type Plan, type PlanState } from './types';
-import { epochOfZoned, inZone, loadTimeZone } from './zone';
+import { epochOfZoned, scheduleTime, useOrganisationZone } from '../components/zone';
 
 /** A new plan (`/communications/plans/new`) or a stored one: what is sent, to whom, when; saved as a DRAFT or POSTED. */
 export function PlanPage() {
@@ -36,7 +36,7 @@ function usePickers() {
 
 function PlanEditor({ id }: { id?: string }) {
   const navigate = useNavigate();
-  const zone = useLoad(loadTimeZone, []);
+  const zone = useOrganisationZone();
   const stored = useLoad(async () => (id ? ok(api.GET('/communication_plans/{id}', { params: { path: { id } } })) : undefined), [id]);
   const pickers = usePickers();
   const [draft, setDraft] = useState<PlanDraft>();
@@ -45,7 +45,7 @@ function PlanEditor({ id }: { id?: string }) {
   const [saving, setSaving] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const tz = zone.data?.zone;
+  const tz = zone?.name;
 
   useEffect(() => {
     if (!tz) return;
@@ -102,7 +102,7 @@ function PlanEditor({ id }: { id?: string }) {
       </Group>
       {plan?.life_cycle_state === 'POSTED' && (
         <Text size="sm" data-testid="plan-next-tick">
-          Next tick (the service's own count): {plan.next_tick_on === null ? 'none: past the end' : inZone(plan.next_tick_on * 1000, tz)}
+          Next tick (the service's own count): {plan.next_tick_on === null ? 'none: past the end' : scheduleTime(plan.next_tick_on * 1000, tz)}
         </Text>
       )}
       {failure && <Alert color="red" role="alert" title="Not saved">{failure}</Alert>}
@@ -121,7 +121,7 @@ function PlanEditor({ id }: { id?: string }) {
               w={260}
             />
           </Group>
-          <FrequencyInput value={draft.frequency} onChange={(v) => set('frequency', v)} error={errors.frequency} start={startMs === undefined ? undefined : startMs * 1000} end={endMs == null ? null : endMs * 1000} zone={tz} zoneUnknown={!zone.data?.known} />
+          <FrequencyInput value={draft.frequency} onChange={(v) => set('frequency', v)} error={errors.frequency} start={startMs === undefined ? undefined : startMs * 1000} end={endMs == null ? null : endMs * 1000} zone={tz} zoneUnknown={!zone?.known} />
           <MultiSelect
             label="Segments"
             required
@@ -188,7 +188,7 @@ function PlanEditor({ id }: { id?: string }) {
           <Stack>
             <Text size="sm">
               From then on every contact of its segments gets it by {draft.preferred_channel} at each tick, unless they opted out.
-              {firstTick !== undefined ? ` The first tick: ${inZone(firstTick, tz)} (${tz}).` : ' No tick falls between its start and end.'}
+              {firstTick !== undefined ? ` The first tick: ${scheduleTime(firstTick, tz)} (${tz}).` : ' No tick falls between its start and end.'}
             </Text>
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setConfirming(false)} data-autofocus>Not yet</Button>

@@ -7,7 +7,7 @@ import { ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { Section } from './Section';
 import { PLAN_COLOURS, type PlanState } from './types';
-import { inZone, loadTimeZone } from './zone';
+import { scheduleTime, useOrganisationZone } from '../components/zone';
 
 const PAGE = 25;
 
@@ -18,14 +18,14 @@ export function PlansPage() {
   const [state, setState] = useState<PlanState | null>(null);
   const [searched] = useDebouncedValue(search.trim(), 300);
   useEffect(() => setPage(1), [searched, state]);
-  const zone = useLoad(loadTimeZone, []);
+  const zone = useOrganisationZone();
   const list = useLoad(
     () =>
       ok(api.GET('/communication_plans', { params: { query: { page, size: PAGE, sort: 'name', order: 'ASC', ...(searched ? { name: searched } : {}), ...(state ? { life_cycle_state: state } : {}) } } })),
     [page, searched, state],
   );
   const data = list.data;
-  const tz = zone.data?.zone ?? 'UTC';
+  const tz = zone?.name ?? 'UTC';
   return (
     <Section>
       <Group justify="space-between" align="flex-end">
@@ -58,8 +58,8 @@ export function PlansPage() {
                   <Table.Td><Badge variant="light" color={PLAN_COLOURS[p.life_cycle_state]}>{p.life_cycle_state}</Badge></Table.Td>
                   <Table.Td>{p.preferred_channel}</Table.Td>
                   <Table.Td><Text size="sm" ff="monospace">{p.frequency}</Text></Table.Td>
-                  <Table.Td>{p.next_tick_on === null ? '—' : inZone(p.next_tick_on * 1000, tz)}</Table.Td>
-                  <Table.Td>{inZone(p.start_date * 1000, tz)} – {p.end_date === null ? 'no end' : inZone(p.end_date * 1000, tz)}</Table.Td>
+                  <Table.Td>{p.next_tick_on === null ? '—' : scheduleTime(p.next_tick_on * 1000, tz)}</Table.Td>
+                  <Table.Td>{scheduleTime(p.start_date * 1000, tz)} – {p.end_date === null ? 'no end' : scheduleTime(p.end_date * 1000, tz)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -3,7 +3,7 @@
 // schedule field is sent at all (docs/communications.md "Which ticks count").
 import { contentDrafts, contentsBody, emptyContent, type ContentDraft } from './contents';
 import type { Channel, Plan, PlanCreate, PlanState, PlanUpdate } from './types';
-import { epochOfZoned, zonedInput } from './zone';
+import { epochOfZoned, zonedInput } from '../components/zone';
 
 export interface PlanDraft {
   name: string;

@@ -4,7 +4,7 @@ import { api } from '../api/client';
 import { ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { ReportView } from './ReportView';
-import { useOrganisationZone } from './zone';
+import { useOrganisationZone } from '../components/zone';
 
 /** The report catalogue (GET /reports) beside the chosen report (`?report=<id>`: a link to it, and back returns). */
 export function Catalogue() {

@@ -3,7 +3,7 @@
 // type comes from the catalogue by key. Amounts keep the API's digits (components/format.ts).
 import { money } from '../components/format';
 import type { Column, ColumnType, PreviewField } from './types';
-import { inZone } from './zone';
+import { inZone } from '../components/zone';
 
 /** The type of an output field: a key of several columns is joined text; `count` is the grouped count. */
 export function fieldType(columns: Column[], key: string): ColumnType {

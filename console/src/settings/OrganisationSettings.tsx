@@ -5,6 +5,7 @@ import { api } from '../api/client';
 import { ok, placeError } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { when } from '../components/format';
+import { forgetOrganisationZone } from '../components/zone';
 import { changesOf, draftOf, fieldsOf, newRule, type Draft, type DraftRule } from './money';
 import { NameDisplay } from './NameDisplay';
 
@@ -53,6 +54,7 @@ export function OrganisationSettings() {
       if (Object.keys(body).length === 0) notifications.show({ message: 'Nothing changed' });
       else {
         await ok(api.PUT('/settings', { body }));
+        forgetOrganisationZone();
         notifications.show({ color: 'green', message: 'Settings saved' });
         loaded.reload();
       }
