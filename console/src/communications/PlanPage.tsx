@@ -3,7 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api/client';
-import { messageOf, ok, placeError } from '../api/errors';
+import { DeleteDialog } from '../components/DeleteDialog';
+import { ok, placeError } from '../api/errors';
 import { loadAll } from '../api/lists';
 import { useLoad } from '../api/useLoad';
 import { contentDrafts } from './contents';
@@ -12,7 +13,7 @@ import { FrequencyInput } from './FrequencyInput';
 import { createPlanBody, newPlanDraft, planDraftOf, planField, updatePlanBody, type PlanDraft } from './planDraft';
 import { nextTicks } from './schedule';
 import { Section } from './Section';
-import { CHANNELS, PLAN_COLOURS, type Channel, type Plan, type PlanState } from './types';
+import { CHANNELS, PLAN_COLOURS, type Channel, type PlanState } from './types';
 import { epochOfZoned, scheduleTime, useOrganisationZone } from '../components/zone';
 
 /** A new plan (`/communications/plans/new`) or a stored one: what is sent, to whom, when; saved as a DRAFT or POSTED. */
@@ -197,35 +198,7 @@ function PlanEditor({ id }: { id?: string }) {
           </Stack>
         </Modal>
       )}
-      {deleting && plan && <DeleteDialog plan={plan} onClose={() => setDeleting(false)} onDeleted={() => navigate('/communications/plans', { replace: true })} />}
+      {deleting && plan && <DeleteDialog name={plan.name} consequence="No more ticks are sent. Messages already sent stay in the list with the plan's name; any of a tick still being sent fail." remove={() => ok(api.DELETE('/communication_plans/{id}', { params: { path: { id: plan.id } } }))} onClose={() => setDeleting(false)} onDeleted={() => navigate('/communications/plans', { replace: true })} />}
     </Section>
-  );
-}
-
-function DeleteDialog({ plan, onClose, onDeleted }: { plan: Plan; onClose: () => void; onDeleted: () => void }) {
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  async function remove() {
-    setBusy(true);
-    try {
-      await ok(api.DELETE('/communication_plans/{id}', { params: { path: { id: plan.id } } }));
-      notifications.show({ message: `Deleted “${plan.name}”` });
-      onDeleted();
-    } catch (err) {
-      setFailure(messageOf(err));
-      setBusy(false);
-    }
-  }
-  return (
-    <Modal opened onClose={onClose} title={`Delete “${plan.name}”?`}>
-      <Stack>
-        {failure && <Alert color="red" role="alert">{failure}</Alert>}
-        <Text size="sm">No more ticks are sent. Messages already sent stay in the list with the plan's name; any of a tick still being sent fail.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} data-autofocus>Keep it</Button>
-          <Button color="red" onClick={remove} loading={busy}>Delete</Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }

@@ -1,9 +1,10 @@
-import { Alert, Anchor, Button, Card, Group, Loader, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Loader, Stack, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api/client';
-import { messageOf, ok, placeError } from '../api/errors';
+import { DeleteDialog } from '../components/DeleteDialog';
+import { ok, placeError } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { contentDrafts, contentsBody, emptyContent, type ContentDraft } from './contents';
 import { ContentsEditor } from './ContentsEditor';
@@ -105,36 +106,8 @@ function TemplateEditor({ id }: { id?: string }) {
         </Card>
       )}
       {deleting && template && (
-        <DeleteDialog template={template} onClose={() => setDeleting(false)} onDeleted={() => navigate('/communications/templates', { replace: true })} />
+        <DeleteDialog name={template.name} consequence="The API refuses it while messages sent from it refer to it. An automation that names it would fail its e-mail step." remove={() => ok(api.DELETE('/communication_templates/{id}', { params: { path: { id: template.id } } }))} onClose={() => setDeleting(false)} onDeleted={() => navigate('/communications/templates', { replace: true })} />
       )}
     </Section>
-  );
-}
-
-function DeleteDialog({ template, onClose, onDeleted }: { template: Template; onClose: () => void; onDeleted: () => void }) {
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  async function remove() {
-    setBusy(true);
-    try {
-      await ok(api.DELETE('/communication_templates/{id}', { params: { path: { id: template.id } } }));
-      notifications.show({ message: `Deleted “${template.name}”` });
-      onDeleted();
-    } catch (err) {
-      setFailure(messageOf(err));
-      setBusy(false);
-    }
-  }
-  return (
-    <Modal opened onClose={onClose} title={`Delete “${template.name}”?`}>
-      <Stack>
-        {failure && <Alert color="red" role="alert">{failure}</Alert>}
-        <Text size="sm">The API refuses it while messages sent from it refer to it. An automation that names it would fail its e-mail step.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} data-autofocus>Keep it</Button>
-          <Button color="red" onClick={remove} loading={busy}>Delete</Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }
