@@ -211,7 +211,7 @@ export const PLAN: Array<[string, Step?]> = [
   ['listUsers'], ['getUser'], ['updateUser'],
   ['createCustomField'], ['listCustomFields'], ['getCustomField'], ['updateCustomField'],
   ['createCommunicationPlan'], ['listCommunicationPlans'], ['getCommunicationPlan'], ['updateCommunicationPlan'],
-  ['createCommunicationTemplate'], ['listCommunicationTemplates'], ['getCommunicationTemplate'], ['updateCommunicationTemplate'],
+  ['createCommunicationTemplate'], ['listCommunicationTemplates'], ['getCommunicationTemplate'], ['renderCommunicationTemplate'], ['updateCommunicationTemplate'],
   ['createCommunication'], ['listCommunications'], ['getCommunication'], ['updateCommunication'],
   ['createWebhook'], ['listWebhooks'], ['getWebhook'], ['updateWebhook'], ['rotateWebhookSecret'],
   ['testWebhook', { saves: 'webhook_requests' }],

@@ -1,14 +1,17 @@
 // Communication templates (spec 2.10, 4.7; issue 9 part 2). Spec 4.7 lists create, read and
 // list; PUT and DELETE complete the one shape. Decisions: docs/communications.md "Templates".
 import { actorOf } from '../../domain/audit';
+import { contactName, previewTemplate } from '../../domain/communications/communications';
+import { hasScope } from '../../domain/identity/scopes';
+import { forbidden } from '../../domain/errors';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '../../domain/communications/templates';
 import { NAME_CODE_SORT } from '../integrations/present';
-import { COMMUNICATIONS_TAG as TAG, communicationsWrite, publicRead, publicWrite } from '../integrations/routes';
+import { COMMUNICATIONS_TAG as TAG, communicationsRead, communicationsWrite, publicRead, publicWrite } from '../integrations/routes';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
 import { presentTemplate, templateFilter } from './present';
-import { templateCreateBody, templateItem, templateList, templateListQuery, templateUpdateBody } from './schemas';
+import { templateCreateBody, templateItem, templateList, templateListQuery, templateRenderBody, templateRendered, templateUpdateBody } from './schemas';
 
 const PLACEHOLDER_NOTE =
   'Contents may use {{contact.<field>}} placeholders (docs/communications.md "Placeholders"); an unknown one is 400 naming the field ' +
@@ -46,6 +49,31 @@ export function templateRoutes(): RouteDef[] {
       method: 'get', path: '/communication_templates/{id}', operationId: 'getCommunicationTemplate', tag: TAG, auth: publicRead,
       summary: 'Get a communication template', params: idParams, response: templateItem, errors: [404],
       handler: async ({ ctx, params }) => presentTemplate(await getTemplate(ctx.db, ctx.organisationId, params.id)),
+    }),
+    route({
+      method: 'post', path: '/communication_templates/{id}/render', operationId: 'renderCommunicationTemplate', tag: TAG, auth: communicationsRead,
+      summary: 'Render a template for a contact, without sending',
+      description:
+        'What POST /communications with this template_id would carry for the contact (the same choice of language and the same rendering), ' +
+        'written nowhere and sent to no one. It shows a contact\'s personal data, so it takes a secret key or a user with contacts:read ' +
+        'as well as communications:read (403 naming contact_id); public keys are refused. Unknown contact: 404 naming contact_id.',
+      params: idParams, body: templateRenderBody, response: templateRendered, errors: [403, 404],
+      example: { contact_id: 'C-1001', language: 'eng', channel: 'EMAIL' },
+      // Writes nothing.
+      transaction: false,
+      handler: async ({ ctx, params, body }) => {
+        if (ctx.actor.kind === 'SECRET' && !hasScope(ctx.actor.scopes, 'contacts:read')) throw forbidden('This credential lacks the scope contacts:read', 'contact_id');
+        const { contact, message } = await previewTemplate(ctx.db, ctx.organisationId, params.id, body);
+        return {
+          template_id: params.id,
+          contact: { id: contact.id, name: contactName(contact), code: contact.code },
+          channel: body.channel,
+          language: message.language,
+          subject: message.subject,
+          content: message.content,
+          rich_content: message.richContent,
+        };
+      },
     }),
     route({
       method: 'put', path: '/communication_templates/{id}', operationId: 'updateCommunicationTemplate', tag: TAG, auth: communicationsWrite,

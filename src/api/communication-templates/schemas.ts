@@ -1,6 +1,7 @@
 // Communication templates (spec 2.10, 4.7; docs/communications.md "Templates"): a name and one
 // content per 3-letter language, with `{{contact.<field>}}` placeholders checked when written.
 import { z } from 'zod';
+import { CHANNELS } from '../../domain/communications/integration-settings';
 import { PLACEHOLDER_FIELDS, unknownPlaceholders } from '../../domain/communications/render';
 import { contentList } from '../lists';
 import { pagingQuery, whenParsed, zLanguage, zRefCode, zRefName } from '../validation';
@@ -66,3 +67,19 @@ export const templateItem = z.object({
 });
 
 export const templateList = contentList(templateItem);
+
+export const templateRenderBody = z.strictObject({
+  contact_id: z.string().trim().min(1).max(100).meta({ description: 'The contact whose values fill the placeholders, by id or code.' }),
+  language: zLanguage.nullish().meta({ description: "3-letter code; absent or not in the template: the contact's preferred language, else the first content." }),
+  channel: z.enum(CHANNELS).default('EMAIL').meta({ description: 'As a communication of this channel would carry it: rich_content for EMAIL only.' }),
+});
+
+export const templateRendered = z.object({
+  template_id: z.string(),
+  contact: z.object({ id: z.string(), name: z.string().nullable(), code: z.string().nullable() }),
+  channel: z.enum(CHANNELS),
+  language: z.string().meta({ description: 'The content chosen.' }),
+  subject: z.string().nullable(),
+  content: z.string().nullable().meta({ description: "The plain text a communication would carry: plain_content, else rich_content as text." }),
+  rich_content: z.string().nullable().meta({ description: 'EMAIL: the HTML, values HTML-escaped (before the tracking pixel and links are added at sending).' }),
+});

@@ -34,7 +34,7 @@ function common(c: Communication): Omit<ListItem, 'contact_id'> {
 }
 
 export function presentCommunication(c: CommunicationRecord): Item {
-  return { ...common(c), contact: { id: c.contact.id, name: contactName(c.contact), code: c.contact.code } };
+  return { ...common(c), contact: { id: c.contact.id, name: contactName(c.contact), code: c.contact.code }, rich_content: c.richContent };
 }
 
 export function presentCommunicationListItem(c: Communication): ListItem {

@@ -57,6 +57,9 @@ const common = {
 export const communicationItem = z.object({
   ...common,
   contact: z.object({ id: z.string(), name: z.string().nullable(), code: z.string().nullable() }),
+  rich_content: z.string().nullable().meta({
+    description: "EMAIL from a template: the HTML part as rendered for the contact, before the tracking pixel and links were added at sending (single read only). Null otherwise: the e-mail's HTML was the plain content.",
+  }),
 });
 
 export const communicationListItem = z.object({ ...common, contact_id: z.string() });

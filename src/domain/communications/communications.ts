@@ -7,7 +7,7 @@ import { conflict, invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import type { ListArgs, ListPage } from '../lists';
 import { findContact } from '../contacts/lookup';
-import { renderDirect, renderMessage, type RenderContact } from './render';
+import { renderDirect, renderMessage, type LanguageContent, type RenderContact } from './render';
 import type { Channel } from './integration-settings';
 import type { CommunicationInput } from './types';
 
@@ -36,9 +36,7 @@ export function contactName(c: { companyName: string | null; firstName: string |
  */
 export async function createCommunication(tx: Tx, actor: AuditActor, input: CommunicationInput): Promise<{ id: string }> {
   const { organisationId } = actor;
-  const contact = await findContact(tx, organisationId, input.contact_id).catch((err) => {
-    throw err?.code === 'NOT_FOUND' ? notFound('Contact', 'contact_id') : err;
-  });
+  const contact = await recipientContact(tx, organisationId, input.contact_id);
   if (contact.isAnonymized) throw conflict('CONTACT_ANONYMIZED', 'contact_id: the contact is anonymized; nothing is sent to it', 'contact_id');
   const channel = input.channel;
   if (!input.ignore_preferences) {
@@ -59,13 +57,8 @@ export async function createCommunication(tx: Tx, actor: AuditActor, input: Comm
   let richContent: string | null = null;
   let language = input.language ?? null;
   if (input.template_id) {
-    const template = await tx.communicationTemplate.findFirst({ where: { organisationId, id: input.template_id }, include: { contents: { orderBy: { position: 'asc' } } } });
-    if (!template) throw notFound('Communication template', 'template_id');
-    const message = renderMessage(
-      template.contents.map((c) => ({ language: c.language, subject: c.subject, rich_content: c.richContent, plain_content: c.plainContent })),
-      { language, preferred: contact.preferredLanguageCode, channel },
-      details.render,
-    );
+    const contents = await templateContents(tx, organisationId, input.template_id, 'template_id');
+    const message = renderMessage(contents, { language, preferred: contact.preferredLanguageCode, channel }, details.render);
     language = message.language;
     subject = message.subject ?? subject;
     richContent = message.richContent;
@@ -94,6 +87,37 @@ export async function createCommunication(tx: Tx, actor: AuditActor, input: Comm
   });
   await audit(tx, actor, { action: 'CREATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(input), channel } });
   return { id };
+}
+
+/** The contact named by `contact_id` (id or code); 404 naming it. */
+const recipientContact = (tx: Tx, organisationId: string, idOrCode: string) =>
+  findContact(tx, organisationId, idOrCode).catch((err) => {
+    throw err?.code === 'NOT_FOUND' ? notFound('Contact', 'contact_id') : err;
+  });
+
+/** A stored template's contents in order, as renderMessage takes them; 404 naming `attribute`. */
+async function templateContents(tx: Tx, organisationId: string, templateId: string, attribute?: string): Promise<LanguageContent[]> {
+  const template = await tx.communicationTemplate.findFirst({ where: { organisationId, id: templateId }, include: { contents: { orderBy: { position: 'asc' } } } });
+  if (!template) throw notFound('Communication template', attribute);
+  return template.contents.map((c) => ({ language: c.language, subject: c.subject, rich_content: c.richContent, plain_content: c.plainContent }));
+}
+
+export interface RenderRequest {
+  contact_id: string;
+  language?: string | null;
+  channel: Channel;
+}
+
+/**
+ * POST /communication_templates/{id}/render: what a communication from the template would carry
+ * for this contact, written nowhere and sent to no one (the console's preview).
+ */
+export async function previewTemplate(tx: Tx, organisationId: string, templateId: string, input: RenderRequest) {
+  const contents = await templateContents(tx, organisationId, templateId);
+  const contact = await recipientContact(tx, organisationId, input.contact_id);
+  const details = await contactDetails(tx, organisationId, contact);
+  const message = renderMessage(contents, { language: input.language, preferred: contact.preferredLanguageCode, channel: input.channel }, details.render);
+  return { contact, message };
 }
 
 /** The given integration (of the channel), else the organisation's oldest of the channel; null: the SYSTEM mailer (EMAIL) or nothing to send through (INAPP). */
