@@ -100,7 +100,7 @@ test('builds "on contact registered in Cyprus: welcome e-mail and webhook", show
   const completed = page.getByTestId('run').filter({ has: page.getByText('COMPLETED', { exact: true }).first() }).first();
   expect(await completed.getByRole('row').count()).toBe(3); // header + two actions
   const skipped = page.getByTestId('run').filter({ has: page.getByTestId('run-status').getByText('SKIPPED') });
-  expect(await skipped.innerText()).toContain('COUNTRY_CODE');
+  expect(await skipped.innerText()).toContain('Conditions not met: Country is …');
   await screenshot(page, '06-run-history');
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Automations' }).click();
   const listed = page.getByTestId('automation-row').filter({ hasText: 'Cyprus welcome' });

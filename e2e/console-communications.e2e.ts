@@ -108,24 +108,22 @@ test('a template in two languages: a placeholder the API refuses is shown at its
     ],
   });
 
-  // The preview: the API renders the saved template for Sofia (she prefers Greek), sent to the address given.
+  // The preview: the API renders the saved template for Sofia (she prefers Greek); nothing is sent.
   const preview = page.getByRole('form', { name: 'Preview for a contact' });
   await choose(page, preview, 'Contact', 'Sofia Preview (PREVIEW-1)', 'Sofia');
-  await preview.getByRole('textbox', { name: 'Send to' }).fill('marketing@console.test');
-  await preview.getByRole('button', { name: 'Send the preview' }).click();
+  await preview.getByRole('button', { name: 'Show the preview' }).click();
   const shown = page.getByTestId('template-preview');
   await shown.getByTestId('preview-subject').getByText('Καλώς ήρθες, Sofia').waitFor();
   expect(await shown.getByTestId('preview-content').innerText()).toBe('Γεια σου Sofia');
-  await shown.getByText('SENT', { exact: true }).waitFor({ timeout: 20_000 });
-  // English, chosen: the other content, with her code.
+  // English, chosen: the other content, with her code, and its HTML drawn in the sandboxed frame.
   await choose(page, preview, 'Language', 'English');
-  await preview.getByRole('button', { name: 'Send the preview' }).click();
+  await preview.getByRole('button', { name: 'Show the preview' }).click();
   await shown.getByTestId('preview-subject').getByText('Welcome, Sofia').waitFor();
   expect(await shown.getByTestId('preview-content').innerText()).toBe('Dear Sofia, your code is PREVIEW-1.');
+  const html = page.frameLocator('iframe[title="The e-mail\'s HTML for this contact"]');
+  expect(await html.locator('b').innerText()).toBe('Sofia');
   await screenshot(page, 'communications-03-template-preview');
-  const sent = (await call('GET', `/communications?contact_id=${contactId}`)).content;
-  expect(sent).toHaveLength(2);
-  for (const c of sent) expect(c).toMatchObject({ channel: 'EMAIL', recipient: 'marketing@console.test', template_id: templateId, name: 'Preview of “Welcome pack”' });
+  expect((await call('GET', `/communications?contact_id=${contactId}`)).content).toEqual([]);
 
   await tab('Templates').click();
   expect(await page.getByTestId('template-row').innerText()).toMatch(/Welcome pack\s+WELCOME-PACK\s+English, Greek/);
@@ -204,12 +202,16 @@ test('a plan: the cron shows its next ticks on the organisation\'s clock, a refu
 
 test('sent messages: filters, a message with what was sent, archived', async () => {
   const page = w.page;
+  // Two e-mails of the template, Greek then English, sent through the API.
+  for (const language of ['ell', 'eng']) {
+    await call('POST', '/communications', { name: 'Welcome pack mail', contact_id: contactId, channel: 'EMAIL', template_id: templateId, language, recipient: 'marketing@console.test' });
+  }
   await tab('Sent messages').click();
   await page.getByTestId('message-total').getByText('2 communications').waitFor();
   const rows = page.getByTestId('message-row');
   // The list reads itself again while a message is PENDING.
-  await eventually(async () => (await rows.getByTestId('message-state').allInnerTexts()).join() === 'SENT,SENT', 20_000, 'both previews SENT');
-  expect(await rows.first().innerText()).toMatch(/Welcome, Sofia\s+Preview of “Welcome pack”\s+EMAIL\s+SENT\s+marketing@console.test/);
+  await eventually(async () => (await rows.getByTestId('message-state').allInnerTexts()).join() === 'SENT,SENT', 20_000, 'both e-mails SENT');
+  expect(await rows.first().innerText()).toMatch(/Welcome, Sofia\s+Welcome pack mail\s+EMAIL\s+SENT\s+marketing@console.test/);
   await choose(page, page, 'State', 'FAILED');
   await page.getByText('No communication matches.').waitFor();
   expect(new URL(page.url()).searchParams.get('state')).toBe('FAILED');
@@ -220,20 +222,22 @@ test('sent messages: filters, a message with what was sent, archived', async () 
   expect(new URL(page.url()).searchParams.get('contact_id')).toBe(contactId);
   await screenshot(page, 'communications-07-sent-messages');
 
-  await rows.getByRole('link', { name: 'Καλώς ήρθες, Sofia' }).click();
+  await rows.getByRole('link', { name: 'Welcome, Sofia' }).click();
   const preview = page.getByTestId('message-preview');
-  await preview.getByTestId('message-subject').getByText('Καλώς ήρθες, Sofia').waitFor();
-  expect(await preview.getByTestId('message-content').innerText()).toBe('Γεια σου Sofia');
+  await preview.getByTestId('message-subject').getByText('Welcome, Sofia').waitFor();
+  expect(await preview.getByTestId('message-content').innerText()).toBe('Dear Sofia, your code is PREVIEW-1.');
+  // The HTML part as sent, drawn in a sandboxed frame.
+  expect(await page.frameLocator('iframe[title="The e-mail\'s HTML as sent"]').locator('p').innerText()).toBe('Dear Sofia, welcome.');
   const facts = await page.getByRole('table', { name: 'Delivery' }).innerText();
   expect(facts).toMatch(/To\s+marketing@console.test/);
-  expect(facts).toMatch(/Language\s+Greek/);
+  expect(facts).toMatch(/Language\s+English/);
   expect(facts).toMatch(/Contact\s+Sofia Preview/);
   await page.getByRole('button', { name: 'Archive' }).click();
   await page.getByRole('button', { name: 'Unarchive' }).waitFor();
   expect(await page.getByRole('table', { name: 'Delivery' }).innerText()).toMatch(/Archived\s+Yes/);
   await screenshot(page, 'communications-08-message');
   const archived = (await call('GET', `/communications?contact_id=${contactId}&is_archived=true`)).content;
-  expect(archived.map((c: { subject: string }) => c.subject)).toEqual(['Καλώς ήρθες, Sofia']);
+  expect(archived.map((c: { subject: string }) => c.subject)).toEqual(['Welcome, Sofia']);
 
   // Back to the list with its filter kept.
   await page.goBack();

@@ -105,6 +105,12 @@ test('the marketer\'s scenario, in the console only: webhook, template, automati
   }, 60_000, 'the run COMPLETED');
   expect(await page.getByTestId('run').getByRole('row').count()).toBe(3); // header + the e-mail + the webhook
   await screenshot(page, 'marketer-05-run-completed');
+  // The webhook action's result links to its request: the attempt the CRM answered with 200.
+  await page.getByTestId('run').getByRole('link', { name: 'the request and its attempts' }).click();
+  const attempt = page.getByTestId('request-detail').getByTestId('attempt-row').first();
+  await eventually(async () => (await attempt.count()) === 1 && /\b200\b/.test(await attempt.innerText()), 20_000, 'the request\'s attempt answered 200');
+  await page.goBack();
+  await page.getByRole('heading', { name: 'Runs of “Cyprus welcome”' }).waitFor();
 
   // 6. The webhook at the CRM's receiver: the registration, signed with the secret shown once.
   await eventually(async () => receiver.received.length > 0, 20_000, 'the webhook at the receiver');

@@ -6,6 +6,8 @@ type Json<T> = T extends { content: { 'application/json': infer J } } ? J : neve
 export type Get<P extends keyof paths> = paths[P] extends { get: { responses: { 200: infer R } } } ? Json<R> : never;
 /** The JSON body of the `M` operation of `P`. */
 export type Body<P extends keyof paths, M extends 'post' | 'put'> = paths[P] extends Record<M, { requestBody?: infer B }> ? Json<NonNullable<B>> : never;
+/** The 200 answer of the `M` operation of `P`. */
+export type Answer<P extends keyof paths, M extends 'post' | 'put'> = paths[P] extends Record<M, { responses: { 200: infer R } }> ? Json<R> : never;
 
 export type EntityDef = Get<'/automation_events'>['content'][number];
 export type AttributeDef = EntityDef['attributes'][number];

@@ -72,7 +72,7 @@ function RecordSelect({ type, value, onChange, error, ...rest }: RecordSelectPro
       searchable
       clearable={!rest.required}
       nothingFoundMessage="Nothing found"
-      placeholder={options.length ? 'Choose by name' : 'None yet'}
+      placeholder={options.length ? 'Choose by name' : rest.required ? 'None yet: make one first' : 'None yet (optional)'}
       error={error ?? failure}
     />
   );

@@ -1,12 +1,13 @@
 import { Alert, Anchor, Badge, Button, Card, Code, Group, Loader, Pagination, Stack, Table, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../api/client';
 import { ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
-import { actionOf, loadCatalogue } from './catalogue';
-import { loadRuns, stateLabel, STATUS_COLOURS, temporalLink } from './runs';
+import { actionOf, entityOf, loadCatalogue } from './catalogue';
+import { explainReason, loadRuns, stateLabel, STATUS_COLOURS, temporalLink } from './runs';
 import { when } from '../components/format';
+import type { RunAction } from '../api/types';
 
 const PAGE = 20;
 
@@ -26,6 +27,7 @@ export function RunHistoryPage() {
   if (history.error) return <Alert color="red" title="Cannot load the run history">{history.error.message}</Alert>;
   if (!history.data) return <Loader aria-label="Loading" />;
   const { catalogue, automation, runs, total } = history.data;
+  const attributes = entityOf(catalogue, automation.entity)?.attributes ?? [];
   return (
     <Stack maw={1100}>
       <Group justify="space-between">
@@ -69,11 +71,7 @@ export function RunHistoryPage() {
                     <Table.Td>{actionOf(catalogue, a.adaptor, a.adaptor_action)?.name ?? a.adaptor_action}</Table.Td>
                     <Table.Td><Badge variant="light" color={STATUS_COLOURS[a.status]}>{a.status}</Badge></Table.Td>
                     <Table.Td>
-                      {a.reason ?? (
-                        <Text size="sm" c="dimmed">
-                          {a.record_attributes.filter((x) => x.value !== null && x.key !== 'status').map((x) => `${x.label}: ${x.type === 'DATE' ? when(Number(x.value)) : x.value}`).join(' · ')}
-                        </Text>
-                      )}
+                      {a.reason ? explainReason(a.reason, attributes) : <ActionResult attributes={a.record_attributes} />}
                     </Table.Td>
                   </Table.Tr>
                 ))}
@@ -85,5 +83,31 @@ export function RunHistoryPage() {
       })}
       {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Pages" />}
     </Stack>
+  );
+}
+
+/** Where an action's result can be looked at in the console: a link instead of its id. */
+const RESULT_LINKS: Record<string, { to: (id: string) => string; text: string }> = {
+  communication_id: { to: (id) => `/communications/messages/${id}`, text: 'the message' },
+  webhook_request_id: { to: (id) => `/webhooks/requests?request=${id}`, text: 'the request and its attempts' },
+};
+
+function ActionResult({ attributes }: { attributes: RunAction['record_attributes'] }) {
+  const shown = attributes.filter((x) => x.value !== null && x.key !== 'status');
+  return (
+    <Text size="sm" c="dimmed">
+      {shown.map((x, i) => {
+        const link = RESULT_LINKS[x.key];
+        return (
+          <Fragment key={x.key}>
+            {i > 0 && ' · '}
+            {x.label}:{' '}
+            {link ? (
+              <Anchor component={Link} to={link.to(String(x.value))} size="sm">{link.text}</Anchor>
+            ) : x.type === 'DATE' ? when(Number(x.value)) : x.value}
+          </Fragment>
+        );
+      })}
+    </Text>
   );
 }

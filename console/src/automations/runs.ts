@@ -2,7 +2,8 @@
 // each action's outcome and its reason, as the service derives them from the runs' records.
 import { api } from '../api/client';
 import { ok } from '../api/errors';
-import type { AutomationRun } from '../api/types';
+import type { AttributeDef, AutomationRun } from '../api/types';
+import { OPERATOR_LABELS } from './values';
 
 export interface RunPage {
   runs: AutomationRun[];
@@ -35,3 +36,20 @@ export function temporalLink(workflowId: string): string | undefined {
   return base ? `${base}/workflows/${encodeURIComponent(workflowId)}` : undefined;
 }
 
+
+const NO_GROUP_MATCHED = /^no filter group matched \((.*)\)$/;
+const GROUP_FAILED = /^group (\d+): (\S+) (\S+) did not match$/;
+
+/**
+ * A skip reason in the words of the builder: the API's "no filter group matched (group 1:
+ * COUNTRY_CODE EQUAL did not match)" becomes "Conditions not met: Country is …". Any
+ * other reason is shown as the API gave it.
+ */
+export function explainReason(reason: string, attributes: AttributeDef[]): string {
+  const groups = NO_GROUP_MATCHED.exec(reason)?.[1].split('; ');
+  const parts = groups?.map((g) => GROUP_FAILED.exec(g));
+  if (!parts || parts.some((p) => !p)) return reason;
+  const label = (code: string) => attributes.find((a) => a.code === code)?.label ?? code;
+  const said = parts.map((p) => `${label(p![2])} ${OPERATOR_LABELS[p![3]] ?? p![3]} …`);
+  return `Conditions not met: ${said.length === 1 ? said[0] : said.map((s, i) => `group ${i + 1}, ${s}`).join('; ')}`;
+}

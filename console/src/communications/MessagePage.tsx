@@ -8,13 +8,14 @@ import { useLoad } from '../api/useLoad';
 import { when } from '../components/format';
 import { languageName } from '../customers/languages';
 import { Facts } from '../customers/ui';
+import { HtmlView } from './HtmlView';
 import { Section } from './Section';
 import { STATE_COLOURS } from './types';
 
 /**
  * One communication (GET /communications/{id}): its delivery, and what was sent as the API
- * answers it: the subject and the plain-text content, shown as text. The API does not answer the
- * HTML part (it is stored and sent, not read back), so the console cannot show it.
+ * answers it: the subject, the plain-text content shown as text, and an e-mail's HTML part drawn
+ * in a sandboxed frame (as rendered, before the tracking pixel and links were added).
  */
 export function MessagePage() {
   const { id = '' } = useParams();
@@ -81,10 +82,11 @@ export function MessagePage() {
             )}
             {/* The plain text as text: nothing of it is read as HTML. */}
             <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="message-content">{message.content}</Text>
-            {message.channel === 'EMAIL' && (
-              <Text size="xs" c="dimmed" mt="sm">
-                The plain-text part as the API answers it. The HTML part, when the template had one, was sent too; the API does not return it.
-              </Text>
+            {message.rich_content && (
+              <Stack gap={4} mt="sm">
+                <Text size="xs" c="dimmed">The HTML part, as the contact's mail reader shows it:</Text>
+                <HtmlView html={message.rich_content} title="The e-mail's HTML as sent" />
+              </Stack>
             )}
           </Card>
         </Stack>

@@ -272,12 +272,12 @@ const p = (key: string, parameterType: string, valueType: ParameterValueType, re
 const uuid = (key: string, parameterType: string, ref: ParameterRef, required: boolean, description: string) => p(key, parameterType, 'UUID', required, description, { ref });
 
 const MESSAGE = [
-  uuid('template_id', 'TEMPLATE', 'template', false, 'A communication template of the organisation; or subject and content.'),
-  p('subject', 'SUBJECT', 'STRING', false, "Subject (without template_id); {{contact.first_name}} placeholders as in templates, for the event's contact.", { max: 500, placeholders: true }),
-  p('content', 'CONTENT', 'STRING', false, "Plain-text content (without template_id); {{contact.first_name}} placeholders as in templates, for the event's contact.", { max: 20000, placeholders: true }),
-  uuid('integration_id', 'INTEGRATION', 'integration', false, "The integration that sends it; default: the organisation's integration of the channel."),
+  uuid('template_id', 'TEMPLATE', 'template', false, "The template to send, in the contact's language; or write a subject and content instead."),
+  p('subject', 'SUBJECT', 'STRING', false, "The subject when no template is chosen; placeholders such as {{contact.first_name}} are filled in for the event's contact.", { max: 500, placeholders: true }),
+  p('content', 'CONTENT', 'STRING', false, "The plain-text message when no template is chosen; placeholders as in the subject.", { max: 20000, placeholders: true }),
+  uuid('integration_id', 'INTEGRATION', 'integration', false, "What sends it; empty: the organisation's integration of the channel, else for e-mail the service's own mailer."),
 ];
-const MESSAGE_RULE: ParameterRule = { oneOf: [['template_id'], ['subject', 'content']], message: 'template_id, or subject and content, is required' };
+const MESSAGE_RULE: ParameterRule = { oneOf: [['template_id'], ['subject', 'content']], message: 'Choose a template, or write both a subject and content (template_id, or subject and content)' };
 
 const userId = (required = true) => uuid('user_id', 'USER', 'user', required, 'A user of the organisation.');
 const departmentId = () => uuid('department_id', 'DEPARTMENT', 'department', true, 'A department of the organisation.');
@@ -285,7 +285,7 @@ const userRoleId = () => uuid('user_role_id', 'USER_ROLE', 'user_role', true, 'A
 const organisationId = (required = true) =>
   uuid('organisation_id', 'ORGANISATION', 'organisation', required, 'The tenant or a unit of its business network (GET /organisations).');
 const supplyMethod = () => p('supply_method', 'SUPPLY_METHOD', 'ENUM', false, 'How the order reaches the customer.', { values: ['DELIVERY', 'PICK_UP'], defaultValue: 'DELIVERY' });
-const webhookId = () => uuid('webhook_id', 'WEBHOOK', 'webhook', true, 'A webhook of the organisation (POST /webhooks).');
+const webhookId = () => uuid('webhook_id', 'WEBHOOK', 'webhook', true, 'The webhook to call; its URL, method and authentication are set on the webhook.');
 
 type ActionSpec = [code: string, name: string, parameters: ParameterDef[], rules?: ParameterRule[]];
 
