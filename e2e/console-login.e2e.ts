@@ -1,7 +1,13 @@
-// The console's login, shell and security headers in headless Chromium (docs/console.md).
+// The console's login, shell and security headers in headless Chromium (docs/console.md); a
+// session past its access token's expiry, on a service of its own whose tokens last a minute.
+import { mkdtempSync, rmSync } from 'node:fs';
 import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
 import { api, serviceCa } from '../test/support/api';
-import { createTenant, type Tenant } from '../test/support/tenants';
+import { ownDatabase } from '../test/support/own-database';
+import { serviceEnv, startServiceProcess, type ServiceProcess } from '../test/support/service-process';
+import { adminCli, createTenant, type Tenant } from '../test/support/tenants';
 import { consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot, type Watched } from './console-support';
 
 describe('console: login and shell', () => {
@@ -106,6 +112,123 @@ describe('console: login and shell', () => {
     expect([refused.status, refused.body.code]).toEqual([401, 'INVALID_CREDENTIAL']);
     await w.page.goto(consoleUrl('/automations/new'));
     await w.page.getByRole('button', { name: 'Log in' }).waitFor();
+  });
+
+  it('talked to no host but the service, without console or CSP errors', () => {
+    expect([...w.hosts]).toEqual(['localhost']);
+    expect(w.problems).toEqual([]);
+  });
+});
+
+describe('console: a session past its access token (ACCESS_TOKEN_TTL_SECONDS=60, the least the service takes)', () => {
+  // A service of its own: the shared one's tokens last 15 minutes.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-console-refresh-'));
+  const own = ownDatabase('console_refresh');
+  let service: ServiceProcess | undefined;
+  let tenant: Tenant;
+  let w: Watched;
+  /** Every API call the page made, in the order the answers came. */
+  const calls: Array<{ call: string; status: number }> = [];
+  /** Every access and refresh token the service gave the page. */
+  const tokens = new Set<string>();
+  const url = (route: string) => `${new URL(service!.url).origin}/console${route}`;
+  const section = (name: string) => w.page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name }).click();
+  const isRefresh = (r: { url(): string }) => new URL(r.url()).pathname === '/backoffice/v1/users/refresh';
+  /** The page's clock stopped (a second on: pauseAt refuses a time its clock has passed): its timers wait, as in a tab that sleeps. */
+  const stopPageClock = async () => w.page.clock.pauseAt((await w.page.evaluate<number>('Date.now()')) + 1000);
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    await own.create();
+    service = await startServiceProcess(serviceEnv(dataDir, { ...own.env, ACCESS_TOKEN_TTL_SECONDS: '60' }));
+    tenant = await createTenant('Console refresh', dataDir, own.url);
+    const made = await api('POST', '/contacts', { baseUrl: service.url, ca: serviceCa(dataDir), key: tenant.secretKey, body: { contact_type: 'PERSON', code: 'REFRESH-1', first_name: 'Rhea', last_name: 'Refresh' } });
+    expect(made.status).toBe(200);
+    w = await openConsole();
+    w.page.on('response', (r) => {
+      const { pathname } = new URL(r.url());
+      if (!pathname.startsWith('/backoffice/v1/')) return;
+      calls.push({ call: `${r.request().method()} ${pathname.slice('/backoffice/v1'.length)}`, status: r.status() });
+      if (r.status() === 200 && /\/users\/(login|refresh)$/.test(pathname)) {
+        void r.json().then((pair: { access_token: string; refresh_token: string }) => (tokens.add(pair.access_token), tokens.add(pair.refresh_token)));
+      }
+    });
+    // The page's timers run on a clock the test can stop (Playwright's), time flowing as usual until then.
+    await w.page.clock.install();
+  }, 180_000);
+
+  afterAll(async () => {
+    await w?.browser.close();
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    await own.drop();
+  });
+
+  it('keeps working past the expiry: a request refused with 401 is refreshed and sent again, and ahead of the expiry it refreshes by itself; no token stored', async () => {
+    const page = w.page;
+    await page.goto(url('/customers'));
+    await logIn(page, tenant.admin.username, tenant.admin.password);
+    await page.getByTestId('contact-row').waitFor();
+    await section('Webhooks');
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+
+    // The tab sleeps past the expiry: no refresh ahead of it, every token the page holds expires.
+    await stopPageClock();
+    await new Promise((r) => setTimeout(r, 62_000));
+    const slept = calls.length;
+    await section('Customers');
+    await page.getByTestId('contact-row').getByText('Rhea Refresh').waitFor();
+    const after = calls.slice(slept);
+    expect(after.filter((c) => c.call === 'POST /users/refresh').map((c) => c.status)).toEqual([200]);
+    // The expired token was presented and refused; each refused call was sent again and answered.
+    const refused = after.filter((c) => c.status === 401);
+    expect(refused.map((c) => c.call)).toContain('GET /contacts');
+    refused.forEach((c) => expect(after.slice(after.indexOf(c) + 1)).toContainEqual({ call: c.call, status: 200 }));
+    // None of them reached the user.
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(w.problems.length).toBe(refused.length);
+    expect(w.problems.every((p) => p.includes('status of 401'))).toBe(true);
+    w.problems.length = 0;
+
+    // Awake, it refreshes ahead of the expiry (a minute before it; 5 s after a refresh for a token of a minute) and nothing is refused.
+    const awake = calls.length;
+    const ahead = page.waitForResponse(isRefresh);
+    await page.clock.resume();
+    expect((await ahead).status()).toBe(200);
+    await section('Webhooks');
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    expect(calls.slice(awake).filter((c) => c.status !== 200)).toEqual([]);
+
+    // No token, neither the first nor a refreshed one, in storage or cookies.
+    expect(tokens.size).toBeGreaterThanOrEqual(6);
+    const stored = await page.evaluate<string>('JSON.stringify({ l: { ...localStorage }, s: { ...sessionStorage }, c: document.cookie })');
+    for (const token of tokens) expect(stored).not.toContain(token);
+    expect(stored).not.toMatch(/eyJ|rt_/);
+    expect(await page.context().cookies()).toEqual([]);
+  }, 180_000);
+
+  it("a refresh the service refuses (the user's sessions revoked) returns to the login, which says the session ended; logging in again comes back", async () => {
+    const page = w.page;
+    await stopPageClock();
+    await adminCli(['revoke-sessions', '--organisation', tenant.organisationId, '--username', tenant.admin.username], dataDir, own.url);
+    const refresh = page.waitForResponse(isRefresh);
+    // The refresh due within 5 s of the last one.
+    await page.clock.runFor(6_000);
+    expect((await refresh).status()).toBe(401);
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    expect(await page.getByTestId('session-ended').innerText()).toContain('Your session has ended');
+    await screenshot(page, '10-session-ended');
+    await page.clock.resume();
+    expect(w.problems).toEqual([expect.stringContaining('status of 401')]);
+    w.problems.length = 0;
+
+    await logIn(page, tenant.admin.username, tenant.admin.password);
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/webhooks');
+    // Logging out is the user's own doing: the login says nothing of an ended session.
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    expect(await page.getByTestId('session-ended').count()).toBe(0);
   });
 
   it('talked to no host but the service, without console or CSP errors', () => {

@@ -1,8 +1,9 @@
 // Reports and analytics (docs/console.md "Reports and analytics") in headless Chromium: purchases
 // made through the API, previewed in the console (a refused filter shown at its field first), run
 // to the user's e-mail as CSV and followed in the runs list to SENT, the CSV read back from a real
-// SMTP server; the analytics charts drawn from the same purchases, their table view equal to the
-// API's numbers, the units below as more series, a window the API refuses shown at its field.
+// SMTP server, then as PDF (a PDF file in the mail); the analytics charts drawn from the same
+// purchases, their table view equal to the API's numbers, the units below as more series, a window
+// the API refuses shown at its field.
 import type { ParsedMail } from 'mailparser';
 import { eventually } from '../test/communications/helpers';
 import { parseCsv } from '../test/reports/csv';
@@ -119,6 +120,31 @@ test('runs the report to the e-mail as CSV: the runs list follows it to SENT, an
   );
 });
 
+test('runs it again as PDF: the runs list shows the PDF run SENT above the CSV one, and the mail carries a PDF', async () => {
+  const page = w.page;
+  const csvRun = (await page.getByTestId('run-row').first().getAttribute('data-run-id'))!;
+  await pickSegment(page, 'PDF');
+  await page.getByRole('button', { name: 'Run to my e-mail' }).click();
+  const row = page.getByTestId('run-row').first();
+  await eventually(async () => (await row.getAttribute('data-run-id')) !== csvRun, 15_000, 'the PDF run listed first');
+  const runId = (await row.getAttribute('data-run-id'))!;
+  await row.getByTestId('run-state').getByText('SENT').waitFor({ timeout: 60_000 });
+  expect(await row.innerText()).toContain('PDF');
+  expect(await row.getByTestId('run-rows').innerText()).toBe('3');
+  expect(await page.getByTestId('run-row').nth(1).getAttribute('data-run-id')).toBe(csvRun);
+  await screenshot(page, '12-pdf-run-sent');
+
+  const stored = (await api('GET', `/reports/purchases/runs/${runId}`, { key: tenant.secretKey })).body;
+  expect(stored).toMatchObject({ state: 'SENT', format: 'PDF', recipient: EMAIL, row_count: 3 });
+  const mail = await eventually(async () => sink.mails.find((m: ParsedMail) => m.messageId === `<report-${runId}@backoffice>`), 30_000, 'the PDF report mail');
+  expect(mail.attachments).toHaveLength(1);
+  const [file] = mail.attachments;
+  expect(file.filename).toMatch(/^purchases-\d{4}-\d{2}-\d{2}\.pdf$/);
+  expect(file.contentType).toBe('application/pdf');
+  expect(file.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  expect(file.size).toBe(stored.byte_count);
+});
+
 /** The API's series for the window the page shows (the tenant's zone is UTC). */
 async function apiSeries(page: Page, query: string) {
   const day = async (label: string) => page.getByLabel(label, { exact: true }).inputValue();
@@ -184,6 +210,8 @@ test('analytics with the units below: one series each; a window the API refuses 
   const from = page.getByLabel('From', { exact: true });
   const sixtyDaysAgo = new Date(Date.now() - 60 * 86_400_000).toISOString().slice(0, 10);
   await from.fill(sixtyDaysAgo);
+  // The page's choice lives in the address: the next pick builds on it once it is there.
+  await eventually(async () => new URL(page.url()).searchParams.get('from') === sixtyDaysAgo, 10_000, 'From in the address');
   await pickSegment(page, 'By hour');
   await eventually(async () => (await from.getAttribute('aria-invalid')) === 'true', 15_000, 'From marked invalid');
   const to = Date.parse(`${await page.getByLabel('Until', { exact: true }).inputValue()}T23:59:59Z`) / 1000;

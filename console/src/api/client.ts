@@ -37,9 +37,10 @@ export function refreshSession(): Promise<boolean> {
   refreshing ??= (async () => {
     const refresh_token = session.refreshToken();
     if (!refresh_token) return false;
-    const { data } = await api.POST('/users/refresh', { body: { refresh_token } });
+    const { data, error } = await api.POST('/users/refresh', { body: { refresh_token } });
     if (!data) {
-      void logOut();
+      // Expired, revoked (a log out elsewhere, revoke-sessions) or used twice: the login page says why it is back.
+      void logOut(`It expired or was ended elsewhere: the service refused to renew it (${error?.message ?? 'no answer'}).`);
       return false;
     }
     begin(data);
@@ -86,13 +87,14 @@ async function describeUser(): Promise<void> {
 }
 
 /**
- * Forgets the tokens at once (the page goes to the login), then revokes the refresh token on the
- * server (POST /users/logout), so a copy of it is worth nothing. The access token cannot be revoked
- * alone; forgotten here, it expires within minutes (docs/console.md "Signing in").
+ * Forgets the tokens at once (the page goes to the login, which says `reason` when the user did
+ * not ask for it), then revokes the refresh token on the server (POST /users/logout), so a copy of
+ * it is worth nothing. The access token cannot be revoked alone; forgotten here, it expires within
+ * minutes (docs/console.md "Signing in").
  */
-export async function logOut(): Promise<void> {
+export async function logOut(reason?: string): Promise<void> {
   clearTimeout(timer);
   const refresh_token = session.refreshToken();
-  session.end();
+  session.end(reason);
   if (refresh_token) await api.POST('/users/logout', { body: { refresh_token } }).catch(() => undefined);
 }

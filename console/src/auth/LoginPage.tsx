@@ -3,10 +3,12 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { logIn } from '../api/client';
+import { session } from './session';
 import { useSession } from './useSession';
 
 export function LoginPage() {
   const current = useSession();
+  const ended = session.endedBecause();
   const navigate = useNavigate();
   const from = (useLocation().state as { from?: string } | null)?.from ?? '/automations';
   const [failure, setFailure] = useState<string>();
@@ -40,6 +42,11 @@ export function LoginPage() {
               <Title order={1} size="h2" id="login-title">Back-office console</Title>
               <Text c="dimmed" size="sm">Log in with your username and password.</Text>
             </div>
+            {!failure && ended && (
+              <Alert color="yellow" title="Your session has ended" data-testid="session-ended">
+                {ended} Log in again to go on where you were.
+              </Alert>
+            )}
             {failure && (
               <Alert color="red" role="alert" title="Login failed" data-testid="login-error">
                 {failure}

@@ -30,6 +30,8 @@ interface State {
 type Listener = () => void;
 
 let state: State | null = null;
+/** Why the last session ended when the user did not end it (the login page says so), until the next login. */
+let ended: string | null = null;
 const listeners = new Set<Listener>();
 
 /** The access token's claims (src/domain/identity/tokens.ts). Read, not verified: the API verifies. */
@@ -51,6 +53,7 @@ export const session = {
   },
   /** After a login (username given) or a refresh (the username is kept). */
   start(pair: TokenPair, username?: string): void {
+    ended = null;
     const claims = claimsOf(pair.access_token);
     state = {
       accessToken: pair.access_token,
@@ -75,9 +78,14 @@ export const session = {
     state = { ...state, identity: { ...state.identity, ...profile } };
     listeners.forEach((l) => l());
   },
-  end(): void {
+  /** `reason`: the session ended without the user (a refresh refused), said on the login page. */
+  end(reason?: string): void {
     state = null;
+    ended = reason ?? null;
     listeners.forEach((l) => l());
+  },
+  endedBecause(): string | null {
+    return ended;
   },
   subscribe(listener: Listener): () => void {
     listeners.add(listener);

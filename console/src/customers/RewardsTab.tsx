@@ -38,8 +38,9 @@ function RewardsView({ account, rewards: r, onChanged }: { account: Account; rew
             <Text fw={600}>{tier.name}</Text>
           </Group>
           <Text size="sm">Value units this year {money(tier.period_value_units)}; lifetime {money(tier.lifetime_value_units)}</Text>
-          <Text size="sm" id="tier-progress">Progress to the next tier: {tier.next_tier_progression}%</Text>
-          <Progress value={tier.next_tier_progression} aria-labelledby="tier-progress" />
+          <Text size="sm">Progress to the next tier: {tier.next_tier_progression}%</Text>
+          {/* Progress hands only aria-label to its progressbar (aria-labelledby stays on the wrapper). */}
+          <Progress value={tier.next_tier_progression} aria-label="Progress to the next tier" />
         </Stack>
       ) : <Empty>No tier reached yet.</Empty>}
       <Facts
