@@ -28,7 +28,8 @@ export function AnalyticsPanel() {
 function Analytics({ tenantId, tenantName, zone, zoneKnown }: { tenantId: string; tenantName?: string; zone: string; zoneKnown: boolean }) {
   const [params, setParams] = useSearchParams();
   const [view, setView] = useState<'chart' | 'table'>('chart');
-  const choice = choiceOf(params, tenantId, { from: dayInZone(zone, 29), to: dayInZone(zone) });
+  const defaults = { from: dayInZone(zone, 29), to: dayInZone(zone) };
+  const choice = choiceOf(params, tenantId, defaults);
   const units = useLoad(() => loadAll((page, size) => ok(api.GET('/organisations', { params: { query: { page, size, sort: 'name', order: 'ASC' } } }))), []);
   const answer = useLoad(
     () => ok(api.GET('/organisations/{id}/analytics', { params: { path: { id: choice.unit }, query: queryOf(choice, zone) } })),
@@ -38,7 +39,9 @@ function Analytics({ tenantId, tenantName, zone, zoneKnown }: { tenantId: string
   const errorOf = (f: string) => (placed?.field === f ? placed.message : undefined);
 
   const change = (c: Partial<Choice>) => {
-    const next = { ...choice, ...c };
+    // From the address as it is now, not as this render saw it: two changes in a row (a date typed,
+    // then "By hour" picked before the page drew the first) must both stay.
+    const next = { ...choiceOf(new URLSearchParams(window.location.search), tenantId, defaults), ...c };
     // Wallets have no unit: asked for one, the API refuses them.
     if (next.unit !== tenantId) next.metrics = next.metrics.filter((m) => m !== 'wallets');
     setParams({
