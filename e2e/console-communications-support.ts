@@ -5,11 +5,11 @@ import type { Locator, Page } from 'playwright-core';
 import { screenshot as fullPage } from './console-support';
 
 /** A Mantine select: open it, optionally type to filter (or to search, for the contact picker), pick the option. */
-export async function choose(page: Page, scope: Locator | Page, label: string, option: string, typed?: string): Promise<void> {
+export async function choose(page: Page, scope: Locator | Page, label: string, option: string | RegExp, typed?: string): Promise<void> {
   const input = scope.getByRole('combobox', { name: label, exact: true });
   await input.click();
   if (typed) await input.fill(typed);
-  await page.getByRole('option', { name: option, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: typeof option === 'string' }).click();
 }
 
 /** The error a field shows: the element its aria-describedby names as its error (what a screen reader reads with it). */

@@ -75,6 +75,8 @@ test('catalogue: entities with events and typed attributes; adaptors with stable
     parameter_key: 'timeout_seconds', parameter_type: 'TIMEOUT', value_type: 'INTEGER', required: false, default_value: '604800',
     allowed_values: null, minimum: 1, maximum: 31536000, description: expect.any(String),
   });
+  // Every action says what it does (the console's action picker shows it).
+  for (const adaptor of adaptors.body.content) for (const action of adaptor.actions) expect(action.description).toMatch(/^[A-Z].{20,}\.$/);
   const service = adaptors.body.content.find((x: { code: string }) => x.code === 'SERVICE_REQUEST_PROVISION');
   expect(service.actions).toHaveLength(7);
   const order = adaptors.body.content.find((x: { code: string }) => x.code === 'ORDER_PROVISION');

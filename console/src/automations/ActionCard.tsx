@@ -35,6 +35,7 @@ export function ActionCard({ index, count, action, def, adaptorName, attributes,
             <ActionIcon variant="subtle" color="red" onClick={onRemove} aria-label={`Remove action ${index + 1}`}>×</ActionIcon>
           </Group>
         </Group>
+        {def && <Text size="sm" c="dimmed">{def.description}</Text>}
         {errorOf(field.action(index)) && <Text c="red" size="sm" role="alert">{errorOf(field.action(index))}</Text>}
         {def?.rules.map((r) => <Text key={r} size="xs" c="dimmed">{r}</Text>)}
         {errorOf(field.params(index)) && <Text c="red" size="sm" role="alert">{errorOf(field.params(index))}</Text>}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Loader, Select, Stack, Switch, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -61,6 +61,7 @@ export function BuilderPage() {
     () => catalogue?.adaptors.map((a) => ({ group: a.name, items: a.actions.map((x) => ({ value: `${a.code}:${x.code}`, label: x.name })) })) ?? [],
     [catalogue],
   );
+  const descriptions = useMemo(() => new Map<string, string>(catalogue?.adaptors.flatMap((a) => a.actions.map((x) => [`${a.code}:${x.code}`, x.description] as const))), [catalogue]);
 
   if (loaded.error) return <Alert color="red" title="Cannot load the automation">{loaded.error.message}</Alert>;
   if (!catalogue) return <Loader aria-label="Loading" />;
@@ -173,7 +174,21 @@ export function BuilderPage() {
           onCopyFilters={() => copyFilters(a)}
         />
       ))}
-      <Select label="Add an action" placeholder="Choose an action" data={addChoices} value={null} onChange={addAction} searchable w={360} />
+      <Select
+        label="Add an action"
+        placeholder="Choose an action"
+        data={addChoices}
+        value={null}
+        onChange={addAction}
+        searchable
+        w={420}
+        renderOption={({ option }) => (
+          <Stack gap={0}>
+            <Text size="sm">{option.label}</Text>
+            <Text size="xs" c="dimmed">{descriptions.get(option.value)}</Text>
+          </Stack>
+        )}
+      />
       <Group>
         <Button onClick={save} loading={saving}>Save</Button>
         <Button variant="default" component={Link} to="/automations">Back to the list</Button>

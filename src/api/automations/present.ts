@@ -68,6 +68,7 @@ export function presentAdaptors(): z.input<typeof adaptorList> {
         id: x.id,
         code: x.code,
         name: x.name,
+        description: x.description,
         parameters: x.parameters.map((p) => ({
           parameter_key: p.key,
           parameter_type: p.parameterType,

@@ -185,6 +185,7 @@ export const adaptorList = z.object({
           id: z.string(),
           code: z.enum(ADAPTOR_ACTION_CODES),
           name: z.string(),
+          description: z.string().meta({ description: 'What the action does, in a business user\'s words.' }),
           parameters: z.array(
             z.object({
               parameter_key: z.string(),

@@ -245,6 +245,8 @@ export interface ActionDef {
   id: string;
   code: string;
   name: string;
+  /** What it does, in a business user's words (GET /adaptors; the console's action picker). */
+  description: string;
   parameters: ParameterDef[];
   rules: ParameterRule[];
 }
@@ -321,6 +323,26 @@ const ACTION_SPECS: Record<string, ActionSpec> = Object.fromEntries(
   ] as ActionSpec[]).map((s) => [s[0], s]),
 );
 
+const ACTION_DESCRIPTIONS: Record<string, string> = {
+  REQUEST_APPROVAL: 'Waits until a user approves or rejects (the Approvals inbox); rejected or timed out, the actions after it do not run.',
+  UPDATE_CONTENT: "Sets a custom field of the event's contact.",
+  COMMUNICATE_CUSTOMER: "Sends the event's contact a message: e-mail, SMS or in-app.",
+  COMMUNICATE_USER: "E-mails one of your organisation's users (a colleague), not the customer.",
+  ASSIGN_SPECIFIC_USER: 'Assigns the order or service request to the user chosen.',
+  FULFILLED_BY_SPECIFIC_ORGANISATION: 'The organisation or unit chosen fulfils the order or service request.',
+  ASSIGN_SPECIFIC_DEPARTMENT: 'Assigns the order or service request to the department chosen.',
+  FULFILLED_BY_NEAREST_LOCATION: "The location nearest to the customer's address fulfils the order.",
+  FULFILLED_BY_POST_CODE_COVERAGE: "The unit whose post-code coverage includes the customer's post code fulfils the order.",
+  ASSIGN_USER_OF_SPECIFIC_DEPARTMENT: 'Assigns it to a user of the department chosen.',
+  ASSIGN_USER_OF_SPECIFIC_USER_ROLE: 'Assigns it to a user with the role chosen.',
+  FULFILLED_BY_USER_OF_SPECIFIC_USER_ROLE: 'A user with the role chosen fulfils it.',
+  FULFILLED_BY_SPECIFIC_USER: 'The user chosen fulfils it.',
+  POST_WEBHOOK: "Sends the event to one of your webhooks (your CRM or another system): signed, retried until delivered, with the webhook's own method.",
+  PUT_WEBHOOK: "The same as POST Webhook (the request also goes with the webhook's own method).",
+  PROVISION_ORDER_TO_POS_SYSTEM_1: 'Sends the order to point-of-sale system 1, whose endpoint is set up as a webhook.',
+  PROVISION_ORDER_TO_POS_SYSTEM_2: 'Sends the order to point-of-sale system 2, whose endpoint is set up as a webhook.',
+};
+
 const ADAPTOR_SPECS: Array<[code: string, name: string, actions: string[]]> = [
   ['APPROVAL_REQUESTS', 'Approval Requests', ['REQUEST_APPROVAL']],
   ['AUTOMATIC_CONTENT_UPDATES', 'Automatic Content Updates', ['UPDATE_CONTENT']],
@@ -344,7 +366,9 @@ export const ADAPTORS: readonly AdaptorDef[] = ADAPTOR_SPECS.map(([code, name, a
   // An action code shared by two adaptors is two actions (own id, own records).
   actions: actions.map((a) => {
     const [actionCode, actionName, parameters, rules = []] = ACTION_SPECS[a];
-    return { id: stableId(`adaptor_action:${code}:${actionCode}`), code: actionCode, name: actionName, parameters, rules };
+    const description = ACTION_DESCRIPTIONS[actionCode];
+    if (!description) throw new Error(`catalogue: the action ${actionCode} has no description`);
+    return { id: stableId(`adaptor_action:${code}:${actionCode}`), code: actionCode, name: actionName, description, parameters, rules };
   }),
 }));
 
