@@ -10,7 +10,7 @@ import { createApiKey, revokeApiKey, type ApiKeyKind } from './domain/identity/a
 import { createOrganisation } from './domain/identity/organisations';
 import { isKnownScope } from './domain/identity/scopes';
 import { createUser, disableUser, enableUser, resetPassword, revokeSessions, type UserRef } from './domain/identity/users';
-import { hashPassword } from './domain/identity/passwords';
+import { hashPassword, passwordProblem } from './domain/identity/passwords';
 import { isId, normaliseId } from './domain/ids';
 import { randomBytes } from 'node:crypto';
 import { createLogger } from './log';
@@ -55,6 +55,11 @@ async function main() {
   const scopes = o.scopes?.split(',').map((s) => s.trim());
   const bad = scopes?.find((s) => !isKnownScope(s));
   if (bad) throw new Error(`unknown scope ${bad}`);
+  // The API's rule for a chosen password (POST /users), so the two ways in cannot differ.
+  for (const option of ['password', 'admin-password'] as const) {
+    const problem = o[option] === undefined ? undefined : passwordProblem(o[option]);
+    if (problem) throw new Error(`--${option} ${problem}`);
+  }
 
   const { db, close } = await connect();
   try {

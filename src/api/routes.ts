@@ -15,6 +15,7 @@ import { customFieldRoutes } from './custom-fields/routes';
 import { integrationRoutes } from './integrations/routes';
 import { segmentRoutes } from './segments/routes';
 import { assignmentRoutes } from './assignments/routes';
+import { userRoutes } from './assignments/user-routes';
 import { loyaltyReferenceRoutes } from './loyalty-reference/routes';
 import { purchaseRoutes } from './purchases/routes';
 import { rewardRoutes } from './rewards/routes';
@@ -56,6 +57,7 @@ export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDe
     ...integrationRoutes(),
     ...segmentRoutes(),
     ...assignmentRoutes(),
+    ...userRoutes(deps),
     ...customFieldRoutes(),
     ...planRoutes(deps),
     ...templateRoutes(),

@@ -119,6 +119,8 @@ export const EXTRA: Array<[string, Patch, Record<string, string>?]> = [
   ...['createCommunicationPlan', 'updateCommunicationPlan'].map((id): [string, Patch] => [id, { segments: ['@segments'], integrations: ['@integrations'] }]),
   ['createCommunication', { contact_id: '@contacts', integration_id: '@integrations' }],
   ['createCommunication', { contact_id: '@contact_codes' }],
+  ['renderCommunicationTemplate', { contact_id: '@contacts' }],
+  ['renderCommunicationTemplate', { contact_id: '@contact_codes' }],
   ['createCommunication', { subject: undefined, content: undefined, template_id: '@communication_templates' }],
   ['setAutomationActions', action('COMMUNICATIONS', 'COMMUNICATE_CUSTOMER', [['template_id', '@communication_templates']])],
   ['setAutomationActions', action('COMMUNICATIONS', 'COMMUNICATE_CUSTOMER', [['subject', 'Hi'], ['content', 'Hello'], ['integration_id', '@integrations']])],

@@ -1,9 +1,10 @@
-import { Alert, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { api } from '../api/client';
 import { ok, placeError } from '../api/errors';
 import type { Get } from '../api/types';
-import { GROUP_LABELS, grantsOf, SCOPE_GROUPS, type Choice, type ScopeGroup } from './scopes';
+import { grantsOf, type Choice } from './scopes';
+import { ScopesPicker } from './ScopesPicker';
 
 type Created = Get<'/api_keys'>['content'][number] & { key: string | null };
 const FIELDS = ['name', 'type', 'scopes', 'expires_on', 'rate_limit_per_second'];
@@ -22,16 +23,6 @@ export function NewApiKeyDialog({ onClose, onCreated }: { onClose: () => void; o
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
-
-  const toggle = (half: 'read' | 'write', g: ScopeGroup, on: boolean) => {
-    setErrors(({ scopes: _, ...rest }) => rest);
-    setChoice((c) => {
-      const next = new Set(c[half]);
-      if (on) next.add(g);
-      else next.delete(g);
-      return { ...c, [half]: next };
-    });
-  };
 
   async function create() {
     setErrors({});
@@ -66,44 +57,14 @@ export function NewApiKeyDialog({ onClose, onCreated }: { onClose: () => void; o
           {failure && <Alert color="red" role="alert" title="Not created">{failure}</Alert>}
           <TextInput label="Name" required description="Who or what uses it, e.g. “Shop integration”" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus />
           <Select label="Type" data={TYPES} value={type} onChange={(v) => v && setType(v as typeof type)} allowDeselect={false} error={errors.type} />
-          <fieldset style={{ border: 0, padding: 0, margin: 0 }} aria-describedby={errors.scopes ? 'scopes-error' : undefined}>
-            <Text component="legend" size="sm" fw={500}>Scopes</Text>
-            <Checkbox
-              my="xs"
-              label="All, including groups added later (*)"
-              checked={choice.all}
-              onChange={(e) => {
-                const all = e.currentTarget.checked;
-                setErrors(({ scopes: _, ...rest }) => rest);
-                setChoice((c) => ({ ...c, all }));
-              }}
-            />
-            <Table.ScrollContainer minWidth={420} mah={320}>
-              <Table striped withTableBorder aria-label="Scopes by group">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">Group</Table.Th>
-                    <Table.Th scope="col">Read</Table.Th>
-                    <Table.Th scope="col">Write</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {SCOPE_GROUPS.map((g) => (
-                    <Table.Tr key={g}>
-                      <Table.Th scope="row" fw={400}>{GROUP_LABELS[g]} <Text span size="xs" c="dimmed">{g}</Text></Table.Th>
-                      <Table.Td>
-                        <Checkbox aria-label={`${g}:read`} disabled={choice.all} checked={choice.all || choice.read.has(g)} onChange={(e) => toggle('read', g, e.currentTarget.checked)} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Checkbox aria-label={`${g}:write`} disabled={choice.all} checked={choice.all || choice.write.has(g)} onChange={(e) => toggle('write', g, e.currentTarget.checked)} />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-            {errors.scopes && <Text size="sm" c="red" role="alert" id="scopes-error" mt={4}>{errors.scopes}</Text>}
-          </fieldset>
+          <ScopesPicker
+            value={choice}
+            error={errors.scopes}
+            onChange={(next) => {
+              setErrors(({ scopes: _, ...rest }) => rest);
+              setChoice(next);
+            }}
+          />
           <Group grow align="flex-start">
             <TextInput label="Expires on" type="date" description="At the end of that day (your time zone). Empty: never." value={expires} onChange={(e) => setExpires(e.currentTarget.value)} error={errors.expires_on} />
             <NumberInput

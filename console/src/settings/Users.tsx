@@ -1,23 +1,26 @@
-import { Alert, Anchor, Button, Group, Loader, Modal, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Loader, Pagination, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
-import { ok, placeError } from '../api/errors';
-import type { Get } from '../api/types';
+import { ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { useSession } from '../auth/useSession';
+import { ShownOnce } from '../components/ShownOnce';
+import { when } from '../components/format';
+import { EditUserDialog, type User } from './EditUserDialog';
+import { NewUserDialog } from './NewUserDialog';
 
-type User = Get<'/users'>['content'][number];
 const PAGE = 25;
 
 /**
- * The organisation's users. The API lists them and lets an admin set their e-mail and names
- * (PUT /users/{id}); making users, passwords, admin rights, scopes and disabling are the admin
- * command line's (README "Administration"), so the page says so instead of offering them.
+ * The organisation's users with their rights and state. Admins create users and change their
+ * rights, state, password and sessions (the API allows user management to admin users only);
+ * everyone else sees the list.
  */
 export function Users() {
-  const isAdmin = useSession()?.identity.isAdmin ?? false;
+  const identity = useSession()?.identity;
+  const isAdmin = identity?.isAdmin ?? false;
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
   const [searched] = useDebouncedValue(search.trim(), 300);
@@ -26,28 +29,38 @@ export function Users() {
     () => ok(api.GET('/users', { params: { query: { page, size: PAGE, sort: 'username', order: 'ASC', ...(searched ? { search_value: searched } : {}) } } })),
     [page, searched],
   );
-  const [editing, setEditing] = useState<User>();
+  const [creating, setCreating] = useState(false);
+  const [editingId, setEditingId] = useState<string>();
+  // Follows the reloaded list, so the dialog shows a state an action just changed.
+  const editing = users.data?.content.find((u) => u.id === editingId);
+  const [shown, setShown] = useState<{ username: string; password: string }>();
+
   return (
     <Stack>
-      <Title order={2} size="h3">Users</Title>
+      <Group justify="space-between">
+        <Title order={2} size="h3">Users</Title>
+        {isAdmin && <Button onClick={() => setCreating(true)}>New user</Button>}
+      </Group>
       <Text size="sm" c="dimmed">
-        New users, passwords, admin rights, scopes and disabling a user are managed with the service's admin command line (<code>npm run admin -- create-user</code>, <code>reset-password</code>,{' '}
-        <code>disable-user</code>, <code>revoke-sessions</code>): the API has no operation for them.
+        {isAdmin
+          ? 'People who log in to this console and the API. A user gets at most the scopes you hold; a change of rights ends their sessions.'
+          : 'People who log in to this console and the API. Only admin users manage them.'}
       </Text>
-      <TextInput label="Search" placeholder="Username, name or e-mail" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={300} />
+      <TextInput label="Search" placeholder="Username, name or e-mail" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={300} maw="100%" />
       {users.error && <Alert color="red" title="Cannot load the users">{users.error.message}</Alert>}
       {!users.data && !users.error && <Loader aria-label="Loading" />}
       {users.data && users.data.content.length === 0 && <Text c="dimmed">No user matches.</Text>}
       {users.data && users.data.content.length > 0 && (
-        <Table.ScrollContainer minWidth={720}>
+        <Table.ScrollContainer minWidth={860}>
           <Table striped aria-label="Users">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">Username</Table.Th>
                 <Table.Th scope="col">Name</Table.Th>
                 <Table.Th scope="col">E-mail</Table.Th>
+                <Table.Th scope="col">Access</Table.Th>
                 <Table.Th scope="col">Departments and roles</Table.Th>
-                {isAdmin && <Table.Th scope="col">Edit</Table.Th>}
+                {isAdmin && <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -56,10 +69,11 @@ export function Users() {
                   <Table.Td>{u.username}</Table.Td>
                   <Table.Td>{u.first_name || u.last_name ? u.name : <Text size="sm" c="dimmed">not set</Text>}</Table.Td>
                   <Table.Td>{u.email ? <Anchor size="sm" href={`mailto:${u.email}`}>{u.email}</Anchor> : <Text size="sm" c="dimmed">not set</Text>}</Table.Td>
+                  <Table.Td><Access user={u} /></Table.Td>
                   <Table.Td>{[...u.departments, ...u.user_roles].map((x) => x.name).join(', ') || <Text size="sm" c="dimmed">none</Text>}</Table.Td>
                   {isAdmin && (
                     <Table.Td>
-                      <Button size="xs" variant="light" onClick={() => setEditing(u)} aria-label={`Edit ${u.username}`}>Edit</Button>
+                      <Button size="xs" variant="light" onClick={() => setEditingId(u.id)} aria-label={`Edit ${u.username}`}>Edit</Button>
                     </Table.Td>
                   )}
                 </Table.Tr>
@@ -69,52 +83,48 @@ export function Users() {
         </Table.ScrollContainer>
       )}
       {users.data && users.data.paging.total > PAGE && <Pagination total={Math.ceil(users.data.paging.total / PAGE)} value={page} onChange={setPage} aria-label="Pages of users" />}
-      {editing && <EditUser user={editing} onClose={() => setEditing(undefined)} onSaved={() => (setEditing(undefined), users.reload())} />}
+      {creating && (
+        <NewUserDialog
+          onClose={() => setCreating(false)}
+          onCreated={(made) => {
+            setCreating(false);
+            users.reload();
+            if (made.generatedPassword) setShown({ username: made.username, password: made.generatedPassword });
+            else notifications.show({ color: 'green', message: `Created ${made.username}` });
+          }}
+        />
+      )}
+      {editing && (
+        <EditUserDialog
+          key={editing.id}
+          user={editing}
+          isSelf={editing.id === identity?.userId}
+          onClose={() => setEditingId(undefined)}
+          onChanged={users.reload}
+          onPasswordGenerated={(password) => {
+            setEditingId(undefined);
+            setShown({ username: editing.username, password });
+          }}
+        />
+      )}
+      {shown && (
+        <ShownOnce title={`Password of ${shown.username}`} label="Password" secret={shown.password} onClose={() => setShown(undefined)}>
+          <Text size="sm">Hand it over to {shown.username} in a safe way; they log in with it at this console's address.</Text>
+        </ShownOnce>
+      )}
     </Stack>
   );
 }
 
-const FIELDS = ['email', 'first_name', 'last_name'] as const;
-
-function EditUser({ user, onClose, onSaved }: { user: User; onClose: () => void; onSaved: () => void }) {
-  const [values, setValues] = useState({ email: user.email ?? '', first_name: user.first_name ?? '', last_name: user.last_name ?? '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  async function save() {
-    setBusy(true);
-    setErrors({});
-    setFailure(undefined);
-    // Empty clears (null), as the API's partial update takes it.
-    const body = Object.fromEntries(FIELDS.map((f) => [f, values[f].trim() || null]));
-    try {
-      await ok(api.PUT('/users/{id}', { params: { path: { id: user.id } }, body }));
-      notifications.show({ color: 'green', message: `Saved ${user.username}` });
-      onSaved();
-    } catch (err) {
-      const { field, message } = placeError(err, [...FIELDS]);
-      if (field) setErrors({ [field]: message });
-      else setFailure(message);
-      setBusy(false);
-    }
-  }
-  const field = (f: (typeof FIELDS)[number], label: string, extra: object = {}) => (
-    <TextInput label={label} value={values[f]} onChange={(e) => setValues({ ...values, [f]: e.currentTarget.value })} error={errors[f]} {...extra} />
-  );
+/** Admin and disabled badges, then the scopes ("All" for `*`). */
+function Access({ user }: { user: User }) {
   return (
-    <Modal opened onClose={onClose} title={`Edit ${user.username}`}>
-      <form onSubmit={(e) => (e.preventDefault(), void save())} noValidate aria-label={`Edit ${user.username}`}>
-        <Stack>
-          {failure && <Alert color="red" role="alert">{failure}</Alert>}
-          {field('first_name', 'First name', { 'data-autofocus': true })}
-          {field('last_name', 'Last name')}
-          {field('email', 'E-mail', { type: 'email', description: 'Where the reports this user runs are mailed' })}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={busy}>Save</Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <Group gap={4}>
+      {user.is_admin && <Badge color="violet" variant="light" size="sm" tt="none">Admin</Badge>}
+      {user.is_disabled && (
+        <Badge color="gray" variant="filled" size="sm" tt="none" title={user.disabled_on === null ? undefined : `Disabled ${when(user.disabled_on)}`}>Disabled</Badge>
+      )}
+      {user.scopes.map((s) => <Badge key={s} variant="outline" size="sm" tt="none">{s === '*' ? 'All (*)' : s}</Badge>)}
+    </Group>
   );
 }

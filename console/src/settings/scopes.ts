@@ -1,4 +1,4 @@
-// The scopes an API key may get. The API defines them (src/domain/identity/scopes.ts: groups, each
+// The scopes an API key or a user may get. The API defines them (src/domain/identity/scopes.ts: groups, each
 // as read and write) and states them as the enum of POST /api_keys `scopes` in its OpenAPI
 // document; the list below is checked against that generated enum both ways, so a group the API
 // adds or drops fails the console's type check (test/console/client-drift.test.ts).
@@ -66,4 +66,18 @@ export function grantsOf(c: Choice): Grant[] {
     if (c.write.has(g)) return [`${g}:write`];
     return [];
   });
+}
+
+const isGroup = (g: string): g is ScopeGroup => (SCOPE_GROUPS as readonly string[]).includes(g);
+
+/** The choice a credential's grants make (a user's scopes shown in the picker); unknown grants are left out. */
+export function choiceOf(grants: readonly string[]): Choice {
+  const choice: Choice = { all: grants.includes('*'), read: new Set(), write: new Set() };
+  for (const grant of grants) {
+    const [group, half] = grant.split(':');
+    if (!isGroup(group)) continue;
+    if (half !== 'write') choice.read.add(group);
+    if (half !== 'read') choice.write.add(group);
+  }
+  return choice;
 }

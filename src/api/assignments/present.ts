@@ -50,6 +50,11 @@ export function presentUser(u: UserRecord): z.input<typeof userItem> {
     last_name: u.lastName,
     email: u.email,
     name: userName(u),
+    is_admin: u.isAdmin,
+    scopes: u.scopes,
+    is_disabled: u.disabledAt !== null,
+    disabled_on: epoch(u.disabledAt),
+    created_on: epoch(u.createdAt),
     departments: u.departments.map((m) => m.department),
     user_roles: u.roles.map((m) => m.role),
   };

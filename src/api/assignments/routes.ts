@@ -1,11 +1,10 @@
 // Assignment reference data (docs/assignments.md): departments, user roles and post-code coverage
-// in the one shape of reference data, and the organisation's users read only. What the Order /
+// in the one shape of reference data (the users they name: ./user-routes.ts). What the Order /
 // Service Request Provision automation actions assign to.
 import { actorOf } from '../../domain/audit';
 import { createCoverage, deleteCoverage, getCoverage, listCoverage, updateCoverage } from '../../domain/assignments/coverage';
 import { createDepartment, deleteDepartment, getDepartment, listDepartments, updateDepartment } from '../../domain/assignments/departments';
 import { createUserRole, deleteUserRole, getUserRole, listUserRoles, updateUserRole } from '../../domain/assignments/user-roles';
-import { getUser, listUsers, updateUserProfile } from '../../domain/assignments/users';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
@@ -16,10 +15,7 @@ import {
   NAME_CODE_SORT,
   presentCoverage,
   presentDepartment,
-  presentUser,
   presentUserRole,
-  USER_SORT,
-  userFilter,
   userRoleFilter,
 } from './present';
 import {
@@ -33,10 +29,6 @@ import {
   departmentList,
   departmentListQuery,
   departmentUpdateBody,
-  userItem,
-  userList,
-  userListQuery,
-  userUpdateBody,
   userRoleCreateBody,
   userRoleItem,
   userRoleList,
@@ -45,13 +37,12 @@ import {
 } from './schemas';
 
 const TAG = 'Assignment reference data';
-// Users are read under reference_data too: they are what departments, roles and actions name.
 const read = { scope: 'reference_data:read' } as const;
 const write = { scope: 'reference_data:write' } as const;
 const SOME_ID = '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10';
 
 export function assignmentRoutes(): RouteDef[] {
-  return [...departmentRoutes(), ...userRoleRoutes(), ...coverageRoutes(), ...userRoutes()];
+  return [...departmentRoutes(), ...userRoleRoutes(), ...coverageRoutes()];
 }
 
 function departmentRoutes(): RouteDef[] {
@@ -188,38 +179,6 @@ function coverageRoutes(): RouteDef[] {
       summary: 'Delete a post-code coverage', params: idParams, response: idResponse, errors: [404],
       handler: async ({ ctx, params }) => {
         await deleteCoverage(ctx.db, actorOf(ctx), params.id);
-        return { id: params.id };
-      },
-    }),
-  ];
-}
-
-function userRoutes(): RouteDef[] {
-  return [
-    route({
-      method: 'get', path: '/users', operationId: 'listUsers', tag: TAG, auth: read,
-      summary: "List the organisation's users",
-      description: 'Users are made with the admin command line; PUT /users/{id} sets their e-mail and names. Filters: username (exact), search_value (username, names, e-mail). Sortable by username, created_on (default: newest first). Scope: reference_data:read.',
-      query: userListQuery, response: userList,
-      handler: async ({ ctx, query }) => {
-        const page = await listUsers(ctx.db, ctx.organisationId, listArgs(query, USER_SORT), userFilter(query));
-        return contentPage(query, page.rows.map(presentUser), page.total);
-      },
-    }),
-    route({
-      method: 'get', path: '/users/{id}', operationId: 'getUser', tag: TAG, auth: read,
-      summary: 'Get a user with their departments and user roles', params: idParams, response: userItem, errors: [404],
-      handler: async ({ ctx, params }) => presentUser(await getUser(ctx.db, ctx.organisationId, params.id)),
-    }),
-    route({
-      method: 'put', path: '/users/{id}', operationId: 'updateUser', tag: TAG,
-      auth: { scope: 'users:write', adminOnly: true },
-      summary: "Set a user's e-mail address and names",
-      description: 'Partial: only the fields given change; null clears. Passwords, admin rights and scopes are managed with the admin command line only. Scope: users:write (admin users only).',
-      params: idParams, body: userUpdateBody, response: idResponse, errors: [404],
-      example: { email: 'ops@shop.test', first_name: 'Ada', last_name: 'Lovelace' },
-      handler: async ({ ctx, params, body }) => {
-        await updateUserProfile(ctx.db, actorOf(ctx), params.id, { email: body.email, firstName: body.first_name, lastName: body.last_name });
         return { id: params.id };
       },
     }),

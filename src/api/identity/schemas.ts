@@ -17,12 +17,13 @@ export const tokenResponse = z.object({
   refresh_token: z.string(),
 });
 
+/** What a credential is given (an API key, a user): `*`, groups or single scopes. */
+export const zGrants = z.array(z.enum(GRANTS, { error: 'unknown scope: `*`, a group, or <group>:read / <group>:write' })).min(1);
+
 export const apiKeyCreateBody = z.strictObject({
   name: z.string().min(1).max(200),
   type: z.enum(['SECRET', 'PUBLIC']).default('SECRET'),
-  scopes: z
-    .array(z.enum(GRANTS, { error: 'unknown scope: `*`, a group, or <group>:read / <group>:write' }))
-    .min(1)
+  scopes: zGrants
     .optional()
     .meta({ description: 'Default: all (`*`). `*`, a group (read and write) or `<group>:read` / `<group>:write`; at most the scopes of the credential creating the key.' }),
   expires_on: zEpoch.optional(),

@@ -1,5 +1,5 @@
-// The organisation's users with the departments and user roles they are members of: what the
-// assignment actions name (docs/assignments.md "Users"). Never the password hash.
+// The organisation's users with the departments and user roles they are members of (what the
+// assignment actions name, docs/assignments.md "Users") and their access. Never the password hash.
 import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { notFound } from '../errors';
@@ -11,6 +11,10 @@ const SELECT = {
   firstName: true,
   lastName: true,
   email: true,
+  isAdmin: true,
+  scopes: true,
+  disabledAt: true,
+  createdAt: true,
   departments: { orderBy: { department: { name: 'asc' } }, select: { department: { select: { id: true, name: true } } } },
   roles: { orderBy: { role: { name: 'asc' } }, select: { role: { select: { id: true, name: true } } } },
 } satisfies Prisma.UserSelect;
@@ -44,9 +48,9 @@ export interface UserProfilePatch {
 }
 
 /**
- * A user's e-mail and names (what reports are mailed to, what assignments show). Credentials,
- * admin rights and scopes stay with the admin command line: a key that may edit profiles must
- * not be able to widen anyone's rights.
+ * A user's e-mail and names (what reports are mailed to, what assignments show). Admin rights,
+ * scopes and the account's state are src/domain/identity/user-access.ts: what a credential may
+ * give is checked there.
  */
 export async function updateUserProfile(tx: Tx, actor: AuditActor, id: string, patch: UserProfilePatch): Promise<void> {
   const { count } = await tx.user.updateMany({ where: { organisationId: actor.organisationId, id }, data: patch });

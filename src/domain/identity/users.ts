@@ -10,7 +10,6 @@ import { newSecret, sha256, signAccessToken } from './tokens';
 export interface NewUser {
   organisationId: string;
   username: string;
-  password: string;
   isAdmin?: boolean;
   scopes?: string[];
   email?: string;
@@ -18,15 +17,25 @@ export interface NewUser {
   lastName?: string;
 }
 
-export async function createUser(db: Db, input: NewUser) {
+export async function createUser(db: Db, input: NewUser & { password: string }) {
+  const { password, ...user } = input;
+  return addUser(db, { ...user, passwordHash: await hashPassword(password) });
+}
+
+/**
+ * A user whose password is already hashed: the API hashes before its transaction opens
+ * (`prepare`). With an actor (the API) the creation is audited; the operator's command line and
+ * the first start are not requests.
+ */
+export async function addUser(db: Db, input: NewUser & { passwordHash: string }, actor?: AuditActor) {
   const taken = await db.user.findUnique({ where: { username: input.username }, select: { id: true } });
   if (taken) throw alreadyExists('username', 'A user with this username already exists');
-  return db.user.create({
+  const user = await db.user.create({
     data: {
       id: newId(),
       organisationId: input.organisationId,
       username: input.username,
-      passwordHash: await hashPassword(input.password),
+      passwordHash: input.passwordHash,
       isAdmin: input.isAdmin ?? false,
       scopes: input.scopes ?? ALL_SCOPES,
       email: input.email,
@@ -34,6 +43,8 @@ export async function createUser(db: Db, input: NewUser) {
       lastName: input.lastName,
     },
   });
+  if (actor) await audit(db, actor, { action: 'CREATE', entityType: 'USER', entityId: user.id, changes: { is_admin: user.isAdmin, scopes: user.scopes } });
+  return user;
 }
 
 export interface TokenSettings {
@@ -122,7 +133,7 @@ async function issueTokens(
 export type UserRef = { id: string } | { username: string };
 
 /**
- * Operator actions of the admin command line. Each one raising the session generation ends
+ * Operator actions of the admin command line and the API. Each one raising the session generation ends
  * every session of the user: access tokens carry the generation they were issued under
  * (refused by src/api/middleware/auth.ts within AUTH_CACHE_SECONDS), refresh tokens at once.
  */
@@ -141,17 +152,19 @@ export async function resetPassword(tx: Db, actor: AuditActor, ref: UserRef, pas
   return user;
 }
 
-async function changeUser(
+/** The one way a user's access changes: found in the actor's organisation, updated, audited. */
+export async function changeUser(
   tx: Db,
   actor: AuditActor,
   ref: UserRef,
   action: string,
   data: (user: { disabledAt: Date | null }) => Parameters<Db['user']['update']>[0]['data'],
+  changes?: Record<string, unknown>,
 ) {
   const user = await tx.user.findFirst({ where: { organisationId: actor.organisationId, ...ref } });
   if (!user) throw notFound('User');
   const updated = await tx.user.update({ where: { id: user.id }, data: data(user) });
-  await audit(tx, actor, { action, entityType: 'USER', entityId: user.id });
+  await audit(tx, actor, { action, entityType: 'USER', entityId: user.id, changes });
   return updated;
 }
 
