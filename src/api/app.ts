@@ -10,7 +10,7 @@ import { Authenticator, authorise, type Principal } from './middleware/auth';
 import { parseJson, requireJson } from './middleware/body';
 import { errorHandler, fromZod, toAppError } from './middleware/errors';
 import { requireForwardedHttps } from './middleware/https';
-import { Idempotency, fingerprint, type IdempotencyKeyRef } from './middleware/idempotency';
+import { Idempotency, type IdempotencyKeyRef } from './middleware/idempotency';
 import { RateLimiter } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { responseHeaders } from './middleware/response-headers';
@@ -44,7 +44,7 @@ export function createApp(deps: AppDeps) {
   const { config, database, log } = deps;
   const authenticator = new Authenticator(database.prisma, deps.jwtSecret, config.AUTH_CACHE_SECONDS * 1000);
   const limiter = new RateLimiter(config.RATE_LIMIT_PER_SECOND);
-  const idempotency = new Idempotency(database.prisma);
+  const idempotency = new Idempotency(database.prisma, deps.jwtSecret);
   const pipeline = { deps, authenticator, limiter, idempotency };
 
   const app = express();
@@ -133,7 +133,7 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
   // Set only when this request carries a key and a credential to scope it to.
   const scope: IdempotencyKeyRef | undefined = principal && key !== undefined ? { organisationId, credentialId: principal.actor.id, key } : undefined;
   if (scope) {
-    const replay = await p.idempotency.claim(scope, scope.key, fingerprint(req.method, req.originalUrl, req.body));
+    const replay = await p.idempotency.claim(scope, scope.key, p.idempotency.fingerprint(req.method, req.originalUrl, req.body));
     if (replay) {
       res.setHeader('Idempotent-Replayed', 'true');
       sendJson(res, replay.status, replay.body);

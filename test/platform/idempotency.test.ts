@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { openDatabase } from '../money/helpers';
 import { api } from '../support/api';
 import { createTenant, type Tenant } from '../support/tenants';
 
@@ -27,6 +29,22 @@ describe('Idempotency-Key', () => {
     const res = await api('POST', '/api_keys', { key: tenant.secretKey, body: { name: 'second' }, headers });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('IDEMPOTENCY_CONFLICT');
+  });
+
+  it('keeps no plain hash of a body that holds a password', async () => {
+    const key = `k3-${Date.now()}`;
+    const body = { username: `idem-${Date.now()}`, password: 'correct horse battery', scopes: ['contacts:read'] };
+    const made = await api('POST', '/users', { key: tenant.secretKey, body, headers: { 'idempotency-key': key } });
+    expect(made.status).toBe(200);
+    const db = openDatabase();
+    try {
+      const [row] = await db.$queryRaw<Array<{ request_hash: string }>>`SELECT request_hash FROM idempotency_records WHERE key = ${key}`;
+      const plain = createHash('sha256').update(`POST /backoffice/v1/users\n${JSON.stringify(body)}`).digest('hex');
+      expect(row.request_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(row.request_hash).not.toBe(plain);
+    } finally {
+      await db.$disconnect();
+    }
   });
 
   it('does not apply to requests without the header', async () => {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Db, Tx } from '../../db/client';
 import type { OrgSql } from '../../db/sql';
 import { AppError, conflict, invalid } from '../../domain/errors';
@@ -22,7 +22,21 @@ export interface StoredResponse {
  * records are deleted by the daily retention run (src/domain/retention/purge.ts).
  */
 export class Idempotency {
-  constructor(private readonly db: Db) {}
+  /**
+   * The fingerprint's key, derived from the JWT secret (shared by every replica) for this use
+   * only: a body may hold a password (POST /users), and a plain hash kept 24 h would let a
+   * database reader test guesses at hash speed instead of argon2's.
+   */
+  private readonly key: Buffer;
+
+  constructor(private readonly db: Db, jwtSecret: string) {
+    this.key = createHmac('sha256', jwtSecret).update('idempotency-fingerprint').digest();
+  }
+
+  /** What a repeat must match: the method, the path with its query, and the body. */
+  fingerprint(method: string, path: string, body: unknown): string {
+    return createHmac('sha256', this.key).update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  }
 
   /** Returns the stored response to replay, or null when this request now owns the key. */
   async claim(scope: { organisationId: string; credentialId: string }, key: string, fingerprint: string): Promise<StoredResponse | null> {
@@ -68,8 +82,4 @@ export class Idempotency {
   async release(record: IdempotencyKeyRef): Promise<void> {
     await this.db.idempotencyRecord.deleteMany({ where: record });
   }
-}
-
-export function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
 }
