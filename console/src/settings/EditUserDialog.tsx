@@ -1,4 +1,4 @@
-import { Alert, Button, Divider, Group, Modal, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Divider, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { api } from '../api/client';
@@ -6,7 +6,7 @@ import { ok, placeError } from '../api/errors';
 import type { Get } from '../api/types';
 import { NO_PASSWORD, PasswordFields, passwordOf, type PasswordChoice } from './PasswordFields';
 import { choiceOf, grantsOf, type Choice } from './scopes';
-import { ScopesPicker } from './ScopesPicker';
+import { AccessFields } from './AccessFields';
 
 export type User = Get<'/users'>['content'][number];
 const PROFILE = ['email', 'first_name', 'last_name'] as const;
@@ -119,21 +119,15 @@ export function EditUserDialog({ user, isSelf, onClose, onChanged, onPasswordGen
                 {text('last_name', 'Last name')}
               </Group>
               {text('email', 'E-mail', { type: 'email', description: 'Where the reports this user runs are mailed' })}
-              <Switch
-                label="Admin"
-                description="Manages API keys and users (with the scopes for them)"
-                checked={isAdmin}
-                onChange={(e) => setIsAdmin(e.currentTarget.checked)}
-                error={errors.is_admin}
-                aria-invalid={errors.is_admin ? true : undefined}
-              />
-              <ScopesPicker
-                value={choice}
-                error={errors.scopes}
-                onChange={(next) => {
+              <AccessFields
+                isAdmin={isAdmin}
+                onAdminChange={setIsAdmin}
+                choice={choice}
+                onChoiceChange={(next) => {
                   setErrors(({ scopes: _, ...rest }) => rest);
                   setChoice(next);
                 }}
+                errors={errors}
               />
               <Text size="xs" c="dimmed">A change of admin rights or scopes ends the user's sessions: they log in again with the new ones.</Text>
               <Group justify="flex-end">

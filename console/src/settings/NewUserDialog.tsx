@@ -1,10 +1,10 @@
-import { Alert, Button, Group, Modal, Stack, Switch, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { api } from '../api/client';
 import { ok, placeError } from '../api/errors';
 import { NO_PASSWORD, PasswordFields, passwordOf, type PasswordChoice } from './PasswordFields';
 import { grantsOf, type Choice } from './scopes';
-import { ScopesPicker } from './ScopesPicker';
+import { AccessFields } from './AccessFields';
 
 const FIELDS = ['username', 'password', 'first_name', 'last_name', 'email', 'is_admin', 'scopes'];
 
@@ -60,21 +60,15 @@ export function NewUserDialog({ onClose, onCreated }: { onClose: () => void; onC
           </Group>
           {text('email', 'E-mail', { type: 'email', description: 'Where the reports this user runs are mailed' })}
           <PasswordFields value={password} onChange={setPassword} errors={errors} />
-          <Switch
-            label="Admin"
-            description="Manages API keys and users (with the scopes for them)"
-            checked={isAdmin}
-            onChange={(e) => setIsAdmin(e.currentTarget.checked)}
-            error={errors.is_admin}
-            aria-invalid={errors.is_admin ? true : undefined}
-          />
-          <ScopesPicker
-            value={choice}
-            error={errors.scopes}
-            onChange={(next) => {
+          <AccessFields
+            isAdmin={isAdmin}
+            onAdminChange={setIsAdmin}
+            choice={choice}
+            onChoiceChange={(next) => {
               setErrors(({ scopes: _, ...rest }) => rest);
               setChoice(next);
             }}
+            errors={errors}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>Cancel</Button>
