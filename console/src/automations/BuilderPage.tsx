@@ -67,7 +67,11 @@ export function BuilderPage() {
   if (!catalogue) return <Loader aria-label="Loading" />;
 
   const errorOf = (f: string) => errors[f];
-  const update = (i: number, a: DraftAction) => setActions((all) => all.map((x, n) => (n === i ? a : x)));
+  const update = (i: number, a: DraftAction) => {
+    setActions((all) => all.map((x, n) => (n === i ? a : x)));
+    // Changing an action answers its refusal: the message goes (others stay until the next save).
+    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !k.startsWith(`actions.${i}.`))));
+  };
   const move = (i: number, by: -1 | 1) =>
     setActions((all) => {
       const next = [...all];

@@ -90,6 +90,7 @@ export function RunHistoryPage() {
 const RESULT_LINKS: Record<string, { to: (id: string) => string; text: string }> = {
   communication_id: { to: (id) => `/communications/messages/${id}`, text: 'the message' },
   webhook_request_id: { to: (id) => `/webhooks/requests?request=${id}`, text: 'the request and its attempts' },
+  webhook_id: { to: (id) => `/webhooks/${id}`, text: 'its page' },
 };
 
 function ActionResult({ attributes }: { attributes: RunAction['record_attributes'] }) {
