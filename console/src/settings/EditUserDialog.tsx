@@ -123,11 +123,9 @@ export function EditUserDialog({ user, isSelf, onClose, onChanged, onPasswordGen
                 isAdmin={isAdmin}
                 onAdminChange={setIsAdmin}
                 choice={choice}
-                onChoiceChange={(next) => {
-                  setErrors(({ scopes: _, ...rest }) => rest);
-                  setChoice(next);
-                }}
+                onChoiceChange={setChoice}
                 errors={errors}
+                onErrorsChange={setErrors}
               />
               <Text size="xs" c="dimmed">A change of admin rights or scopes ends the user's sessions: they log in again with the new ones.</Text>
               <Group justify="flex-end">

@@ -64,11 +64,9 @@ export function NewUserDialog({ onClose, onCreated }: { onClose: () => void; onC
             isAdmin={isAdmin}
             onAdminChange={setIsAdmin}
             choice={choice}
-            onChoiceChange={(next) => {
-              setErrors(({ scopes: _, ...rest }) => rest);
-              setChoice(next);
-            }}
+            onChoiceChange={setChoice}
             errors={errors}
+            onErrorsChange={setErrors}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>Cancel</Button>
