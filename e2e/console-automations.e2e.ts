@@ -4,19 +4,14 @@
 // e2e/console-marketer.e2e.ts does the whole scenario of issue 24 in the console only.
 import type { Locator, Page } from 'playwright-core';
 import { eventually } from '../test/communications/helpers';
-import { api } from '../test/support/api';
 import { createTenant, type Tenant } from '../test/support/tenants';
 import { startReceiver, type Receiver } from '../test/webhooks/receiver';
-import { consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot, type Watched } from './console-support';
+import { apiCall, choose, consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot, type Watched } from './console-support';
 
 let tenant: Tenant;
 let w: Watched;
 let receiver: Receiver;
-const call = async (method: string, route: string, body?: unknown) => {
-  const res = await api(method, route, { key: tenant.secretKey, body });
-  if (res.status !== 200) throw new Error(`${method} ${route}: ${res.status} ${res.text}`);
-  return res.body;
-};
+const call = (method: string, route: string, body?: unknown) => apiCall(tenant.secretKey, method, route, body);
 const person = (first: string, country: string) => ({
   contact_type: 'PERSON', first_name: first, last_name: 'Marketer', email_address: `${first.toLowerCase()}@console.test`,
   addresses: [{ address_line_1: '1 Main St', country_code: country }],
@@ -40,13 +35,6 @@ afterAll(async () => {
 });
 
 /** A Mantine select: open it, optionally type to filter, pick the option. */
-async function choose(page: Page, scope: Locator | Page, label: string, option: string | RegExp, typed?: string) {
-  const input = scope.getByRole('combobox', { name: label });
-  await input.click();
-  if (typed) await input.fill(typed);
-  await page.getByRole('option', { name: option, exact: typeof option === 'string' }).click();
-}
-
 test('builds "on contact registered in Cyprus: welcome e-mail and webhook", shows an API error at its field, and the run succeeds', async () => {
   const page = w.page;
   await page.getByRole('link', { name: 'New automation' }).click();

@@ -7,8 +7,7 @@
 import { eventually } from '../test/communications/helpers';
 import { api } from '../test/support/api';
 import { createTenant, type Tenant } from '../test/support/tenants';
-import { choose, fieldError, screenshot, scrollsSideways, waitForFieldError } from './console-communications-support';
-import { consoleUrl, ensureConsoleBuilt, logIn, openConsole, type Watched } from './console-support';
+import { apiCall, choose, consoleUrl, ensureConsoleBuilt, fieldError, logIn, openConsole, screenshot, scrollsSideways, waitForFieldError, type Watched } from './console-support';
 
 let tenant: Tenant;
 let w: Watched;
@@ -16,11 +15,7 @@ let contactId: string;
 let templateId: string;
 const ZONE = 'Asia/Nicosia';
 
-const call = async (method: string, route: string, body?: unknown) => {
-  const res = await api(method, route, { key: tenant.secretKey, body });
-  if (res.status !== 200) throw new Error(`${method} ${route}: ${res.status} ${res.text}`);
-  return res.body;
-};
+const call = (method: string, route: string, body?: unknown) => apiCall(tenant.secretKey, method, route, body);
 
 beforeAll(async () => {
   ensureConsoleBuilt();

@@ -3,10 +3,10 @@
 // search, a wallet added, credited with a journal, the credit voided after a confirmation and the
 // balance back. The API is used only to check what the console did, and to make a contact who
 // reached a reward tier (the console makes no purchases) for the Rewards tab.
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { api } from '../test/support/api';
 import { createTenant, type Tenant } from '../test/support/tenants';
-import { consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot as fullPage, type Watched } from './console-support';
+import { apiCall, choose, consoleUrl, ensureConsoleBuilt, fieldError, logIn, openConsole, screenshot, type Watched } from './console-support';
 
 let tenant: Tenant;
 let w: Watched;
@@ -14,11 +14,7 @@ const RUN = Date.now().toString(36).toUpperCase();
 const CODE = `CUST-${RUN}`;
 let contactId: string;
 
-const call = async (method: string, route: string, body?: unknown) => {
-  const res = await api(method, route, { key: tenant.secretKey, body });
-  if (res.status !== 200) throw new Error(`${method} ${route}: ${res.status} ${res.text}`);
-  return res.body;
-};
+const call = (method: string, route: string, body?: unknown) => apiCall(tenant.secretKey, method, route, body);
 
 beforeAll(async () => {
   ensureConsoleBuilt();
@@ -32,28 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await w?.browser.close();
 });
-
-/** A Mantine select: open it, optionally type to filter, pick the option. */
-async function choose(page: Page, scope: Locator | Page, label: string, option: string, typed?: string) {
-  const input = scope.getByRole('combobox', { name: label, exact: true });
-  await input.click();
-  if (typed) await input.fill(typed);
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
-/** The error a field shows: the element its aria-describedby names as its error (what a screen reader reads with it). */
-async function fieldError(field: Locator): Promise<string | null> {
-  if ((await field.getAttribute('aria-invalid')) !== 'true') return null;
-  const ids = ((await field.getAttribute('aria-describedby')) ?? '').split(/\s+/).filter((id) => id.endsWith('-error'));
-  if (ids.length !== 1) return null;
-  return field.page().locator(`[id="${ids[0]}"]`).innerText();
-}
-
-/** From the top of the page: a full-page shot of a scrolled page draws the fixed header in the middle. */
-async function screenshot(page: Page, name: string) {
-  await page.evaluate('window.scrollTo(0, 0)');
-  await fullPage(page, name);
-}
 
 const balance = (page: Page) => page.getByTestId('wallet').getByTestId('wallet-balance');
 

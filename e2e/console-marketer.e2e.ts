@@ -8,8 +8,7 @@
 import { eventually } from '../test/communications/helpers';
 import { createTenant, type Tenant } from '../test/support/tenants';
 import { expectedSignature, startReceiver, type Receiver } from '../test/webhooks/receiver';
-import { choose, screenshot } from './console-communications-support';
-import { consoleUrl, ensureConsoleBuilt, logIn, openConsole, type Watched } from './console-support';
+import { choose, consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot, type Watched } from './console-support';
 
 let tenant: Tenant;
 let w: Watched;

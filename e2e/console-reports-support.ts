@@ -61,14 +61,6 @@ export async function pickAll(page: Page, label: string, options: string[]): Pro
   await input.press('Escape');
 }
 
-/** The error a field shows: the `-error` element its aria-describedby names (what a screen reader reads with it). */
-export async function fieldError(field: Locator): Promise<string | null> {
-  if ((await field.getAttribute('aria-invalid')) !== 'true') return null;
-  const ids = ((await field.getAttribute('aria-describedby')) ?? '').split(/\s+/).filter((id) => id.endsWith('-error'));
-  if (ids.length !== 1) return null;
-  return field.page().locator(`[id="${ids[0]}"]`).innerText();
-}
-
 /** A table's body as text cells, row by row. */
 export const tableCells = (table: Locator) =>
   table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('th, td')).map((c) => (c as unknown as { innerText: string }).innerText.trim())));

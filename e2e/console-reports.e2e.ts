@@ -9,9 +9,8 @@ import { eventually } from '../test/communications/helpers';
 import { parseCsv } from '../test/reports/csv';
 import { api } from '../test/support/api';
 import { createTenant, type Tenant } from '../test/support/tenants';
-import { consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot as fullPage, type Watched } from './console-support';
-import { choose, scrollsSideways } from './console-settings-support';
-import { fieldError, mailReportsToSink, pickAll, pickSegment, seedPurchases, tableCells, type Seeded, type Sink } from './console-reports-support';
+import { choose, consoleUrl, ensureConsoleBuilt, fieldError, logIn, openConsole, screenshot as fullPage, scrollsSideways, type Watched } from './console-support';
+import { mailReportsToSink, pickAll, pickSegment, seedPurchases, tableCells, type Seeded, type Sink } from './console-reports-support';
 import type { Page } from 'playwright-core';
 
 let tenant: Tenant;
@@ -38,10 +37,7 @@ afterAll(async () => {
 });
 
 /** From the top of the page: a full-page shot of a scrolled page draws the fixed header in the middle. */
-async function screenshot(page: Page, name: string) {
-  await page.evaluate('window.scrollTo(0, 0)');
-  await fullPage(page, `reports-${name}`);
-}
+const screenshot = (page: Page, name: string) => fullPage(page, `reports-${name}`);
 
 /** The API's own answer to the same preview the console asks for. */
 const apiPreview = (body: object) => api('GET', `/reports/purchases/preview?body=${encodeURIComponent(JSON.stringify(body))}`, { key: tenant.secretKey });

@@ -1,21 +1,13 @@
 // Helpers of the Webhooks and Settings browser tests (e2e/console-webhooks.e2e.ts,
-// e2e/console-settings.e2e.ts): picking from a Mantine select, reading a shown-once secret, and
-// calling the API as an integrator would, with curl trusting the service's own certificate.
+// e2e/console-settings.e2e.ts): reading a shown-once secret, and calling the API as an integrator
+// would, with curl trusting the service's own certificate.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { testState } from '../test/support/state';
 
 const run = promisify(execFile);
-
-/** A Mantine select: open it, optionally type to filter, pick the option. */
-export async function choose(page: Page, scope: Locator | Page, label: string, option: string, typed?: string): Promise<void> {
-  const input = scope.getByRole('combobox', { name: label });
-  await input.click();
-  if (typed) await input.fill(typed);
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
 
 /** The secret in the shown-once dialog, as a user would select and copy it. */
 export async function shownOnceSecret(page: Page): Promise<string> {
@@ -34,5 +26,3 @@ export async function curl(method: string, route: string, key: string, body?: un
   return { status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut) };
 }
 
-/** Whether the page scrolls sideways (a table too wide scrolls inside its own container instead). */
-export const scrollsSideways = (page: Page) => page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');

@@ -5,8 +5,8 @@
 import { eventually } from '../test/communications/helpers';
 import { api } from '../test/support/api';
 import { createTenant, type Tenant } from '../test/support/tenants';
-import { consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot, type Watched } from './console-support';
-import { choose, curl, scrollsSideways, shownOnceSecret } from './console-settings-support';
+import { choose, consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot, scrollsSideways, type Watched } from './console-support';
+import { curl, shownOnceSecret } from './console-settings-support';
 
 let tenant: Tenant;
 let w: Watched;

@@ -3,7 +3,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { api } from '../test/support/api';
 import { testState } from '../test/support/state';
 import { launchChromium } from './browser';
 
@@ -53,7 +54,41 @@ export async function logIn(page: Page, username: string, password: string): Pro
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
+/** A full-page shot, from the top: one of a scrolled page draws the fixed header in the middle. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
+  await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path: path.join(ARTIFACTS, `console-${name}.png`), fullPage: true });
 }
+
+/** An API call with the tenant's secret key for what a test sets up or checks; anything but 200 throws. */
+export async function apiCall(key: string, method: string, route: string, body?: unknown) {
+  const res = await api(method, route, { key, body });
+  if (res.status !== 200) throw new Error(`${method} ${route}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** A Mantine select: open it (by its exact label), optionally type to filter, pick the option. */
+export async function choose(page: Page, scope: Locator | Page, label: string, option: string | RegExp, typed?: string): Promise<void> {
+  const input = scope.getByRole('combobox', { name: label, exact: true });
+  await input.click();
+  if (typed) await input.fill(typed);
+  await page.getByRole('option', { name: option, exact: typeof option === 'string' }).click();
+}
+
+/** The error a field shows: the element its aria-describedby names as its error (what a screen reader reads with it). */
+export async function fieldError(field: Locator): Promise<string | null> {
+  if ((await field.getAttribute('aria-invalid')) !== 'true') return null;
+  const ids = ((await field.getAttribute('aria-describedby')) ?? '').split(/\s+/).filter((id) => id.endsWith('-error'));
+  if (ids.length !== 1) return null;
+  return field.page().locator(`[id="${ids[0]}"]`).innerText();
+}
+
+/** Waits until the field is marked invalid, then answers its error. */
+export async function waitForFieldError(field: Locator): Promise<string | null> {
+  await field.page().waitForFunction((el) => el?.getAttribute('aria-invalid') === 'true', await field.elementHandle(), { timeout: 30_000 });
+  return fieldError(field);
+}
+
+/** Whether the page scrolls sideways (a table too wide scrolls inside its own container instead). */
+export const scrollsSideways = (page: Page) => page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');

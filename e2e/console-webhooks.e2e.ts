@@ -6,8 +6,8 @@ import { eventually } from '../test/communications/helpers';
 import { api } from '../test/support/api';
 import { createTenant, type Tenant } from '../test/support/tenants';
 import { expectedSignature, startReceiver, type Receiver } from '../test/webhooks/receiver';
-import { consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot, type Watched } from './console-support';
-import { choose, scrollsSideways, shownOnceSecret } from './console-settings-support';
+import { choose, consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot, scrollsSideways, type Watched } from './console-support';
+import { shownOnceSecret } from './console-settings-support';
 
 let tenant: Tenant;
 let w: Watched;

@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Card, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api/client';
 import { messageOf, ok, placeError } from '../api/errors';
 import { useLoad } from '../api/useLoad';
+import { DeleteDialog } from '../components/DeleteDialog';
 import { draftOf, FIELDS, updateBody, type Draft } from './draft';
 import { RequestLog } from './RequestLog';
 import { SecretCard } from './SecretCard';
@@ -103,35 +104,15 @@ function WebhookEditor({ id }: { id: string }) {
           <RequestLog webhookId={id} version={logVersion} onLoaded={loaded.reload} />
         </Stack>
       </Card>
-      {deleting && <DeleteDialog name={webhook.name} id={id} onClose={() => setDeleting(false)} onDeleted={() => navigate('/webhooks', { replace: true })} />}
+      {deleting && (
+        <DeleteDialog
+          name={webhook.name}
+          consequence="Its requests stay in the log; a pending one fails at its next attempt."
+          remove={() => ok(api.DELETE('/webhooks/{id}', { params: { path: { id } } }))}
+          onClose={() => setDeleting(false)}
+          onDeleted={() => navigate('/webhooks', { replace: true })}
+        />
+      )}
     </Stack>
-  );
-}
-
-function DeleteDialog({ id, name, onClose, onDeleted }: { id: string; name: string; onClose: () => void; onDeleted: () => void }) {
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  async function remove() {
-    setBusy(true);
-    try {
-      await ok(api.DELETE('/webhooks/{id}', { params: { path: { id } } }));
-      notifications.show({ message: `Deleted “${name}”` });
-      onDeleted();
-    } catch (err) {
-      setFailure(messageOf(err));
-      setBusy(false);
-    }
-  }
-  return (
-    <Modal opened onClose={onClose} title={`Delete “${name}”?`}>
-      <Stack>
-        {failure && <Alert color="red" role="alert">{failure}</Alert>}
-        <Text size="sm">Its requests stay in the log; a pending one fails at its next attempt.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} data-autofocus>Cancel</Button>
-          <Button color="red" onClick={remove} loading={busy}>Delete</Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }
