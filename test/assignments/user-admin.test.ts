@@ -3,7 +3,7 @@
 // rights, disable and enable, passwords, sessions, lock-out rules, tenancy.
 import { randomInt } from 'node:crypto';
 import { expectError, keyWith, openDatabase, UNKNOWN_ID } from '../money/helpers';
-import { api, type ApiResponse } from '../support/api';
+import { api, refusedWithin, type ApiResponse } from '../support/api';
 import { createTenant, type Tenant } from '../support/tenants';
 
 let a: Tenant;
@@ -12,7 +12,6 @@ const tag = `${process.pid}-${Date.now().toString(36)}`;
 let n = 0;
 const unique = (what: string) => `${what}-${tag}-${++n}`;
 const PASSWORD = 'a long enough secret';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // Refused sign-ins come from an address of their own in 127/8, so the per-address count of
 // 127.0.0.1, which every test file shares, is never touched (as test/security/credentials.test.ts).
 const loopback = () => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(2, 255)}`;
@@ -40,16 +39,6 @@ async function newUser(body: object = {}, t = a): Promise<{ id: string; username
 }
 const put = (id: string, body: object, auth: { key?: string; token?: string } = { key: a.secretKey }) => api('PUT', `/users/${id}`, { ...auth, body });
 const getUser = async (id: string, t = a) => (await api('GET', `/users/${id}`, { key: t.secretKey })).body;
-
-/** Waits out the auth cache of other replicas (AUTH_CACHE_SECONDS, 5 s in tests): this one forgets at once. */
-async function refusedWithin(token: string, ms = 8000): Promise<number> {
-  const start = Date.now();
-  for (;;) {
-    const res = await api('GET', '/users?size=1', { token });
-    if (res.status !== 200 || Date.now() - start > ms) return res.status;
-    await sleep(250);
-  }
-}
 
 test('an admin creates a user who signs in with the scopes given; the password is kept nowhere', async () => {
   const admin = await tokens(a.admin.username, a.admin.password);

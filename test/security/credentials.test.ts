@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { addressKey } from '../../src/domain/identity/throttle';
-import { api, type ApiResponse } from '../support/api';
+import { api, refusedWithin, type ApiResponse } from '../support/api';
 import { adminCli, createTenant, type Tenant } from '../support/tenants';
 
 // Every test signs in from an address of its own in 127/8 (the service listens on 127.0.0.1 and
@@ -40,16 +40,6 @@ async function lockFor(seconds: number, attempt: () => Promise<ApiResponse>): Pr
     else expect(res.status).toBe(401);
   }
   throw new Error('never locked');
-}
-
-/** Waits out the auth cache of the service (AUTH_CACHE_SECONDS, 5 s in tests) for a 401. */
-async function refusedWithin(token: string, ms = 8000): Promise<number> {
-  const start = Date.now();
-  for (;;) {
-    const res = await api('GET', '/users?size=1', { token });
-    if (res.status !== 200 || Date.now() - start > ms) return res.status;
-    await sleep(250);
-  }
 }
 
 describe('login throttling', () => {

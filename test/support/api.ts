@@ -71,3 +71,16 @@ export function api<T = any>(method: string, route: string, opts: ApiOptions = {
     req.end();
   });
 }
+
+/**
+ * Calls with `token` until it is refused, or `ms` have passed: answers the last status. It waits
+ * out AUTH_CACHE_SECONDS (5 s in tests), within which a cached credential is still accepted.
+ */
+export async function refusedWithin(token: string, ms = 8000): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    const res = await api('GET', '/users?size=1', { token });
+    if (res.status !== 200 || Date.now() - start > ms) return res.status;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
