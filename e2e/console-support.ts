@@ -84,9 +84,13 @@ export async function fieldError(field: Locator): Promise<string | null> {
   return field.page().locator(`[id="${ids[0]}"]`).innerText();
 }
 
-/** Waits until the field is marked invalid, then answers its error. */
+/**
+ * Waits until the field is marked invalid, then answers its error. The locator is asked again on each
+ * poll: a refusal may switch tabs and put a new element where the field was, so a handle taken before
+ * would never see the mark.
+ */
 export async function waitForFieldError(field: Locator): Promise<string | null> {
-  await field.page().waitForFunction((el) => el?.getAttribute('aria-invalid') === 'true', await field.elementHandle(), { timeout: 30_000 });
+  await field.and(field.page().locator('[aria-invalid="true"]')).waitFor({ timeout: 30_000 });
   return fieldError(field);
 }
 

@@ -30,7 +30,8 @@ async function edit(name: string) {
   return w.page.getByRole('dialog', { name: `Edit ${name}` });
 }
 /** The message a control's aria-describedby points at. */
-const describedBy = (page: Watched['page'], id: string) => page.evaluate<string, string>((ids) => ids.split(' ').map((i) => document.getElementById(i)?.textContent ?? '').join(' '), id);
+const describedBy = (page: Watched['page'], ids: string) =>
+  page.evaluate<string>(`${JSON.stringify(ids)}.split(' ').map((i) => document.getElementById(i)?.textContent ?? '').join(' ')`);
 /** Chrome logs a refused request as a console error: the expected ones are taken off the list. */
 function expectRefusals(watched: Watched, ...statuses: number[]) {
   expect(watched.problems).toEqual(statuses.map((s) => expect.stringContaining(`status of ${s}`)));
