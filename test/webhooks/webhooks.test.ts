@@ -284,4 +284,14 @@ describe('access', () => {
     }
     expectError(await api('GET', '/webhooks'), 401, 'INVALID_CREDENTIAL');
   });
+
+  test('the signing secret is read only by a credential that may write the webhook: with it, a reader could forge requests', async () => {
+    const created = (await post({ name: 'Secret keeper', method: 'POST', url_endpoint: PUBLIC_URL })).body;
+    const [reader, writer] = await Promise.all([keyWith(a.secretKey, ['webhooks:read']), keyWith(a.secretKey, ['webhooks:read', 'webhooks:write'])]);
+    const asReader = await get(created.id, reader);
+    expect(asReader).not.toHaveProperty('secret_key');
+    expect(asReader).toMatchObject({ id: created.id, secret_key_active_until: null, previous_secret_key_active_until: null });
+    expect(JSON.stringify(asReader)).not.toContain(created.secret_key);
+    expect((await get(created.id, writer)).secret_key).toBe(created.secret_key);
+  });
 });

@@ -17,7 +17,8 @@ const OVERLAPS = [
 
 /**
  * The signing secret is shown once, when made (created or rotated). The API still answers it on
- * GET /webhooks/{id}; the console shows only its first characters, to recognise it.
+ * GET /webhooks/{id} to those who may write the webhook; the console shows only its first
+ * characters, to recognise it.
  */
 export function SecretCard({ webhook, onRotated }: { webhook: Webhook; onRotated: () => void }) {
   const [rotating, setRotating] = useState(false);
@@ -49,7 +50,7 @@ export function SecretCard({ webhook, onRotated }: { webhook: Webhook; onRotated
       <Stack gap="xs">
         <Title order={2} size="h4" id="secret-title">Signing secret</Title>
         <Text size="sm">
-          Current secret <Code>{webhook.secret_key.slice(0, 10)}…</Code>{' '}
+          {webhook.secret_key === undefined ? 'The current secret' : <>Current secret <Code>{webhook.secret_key.slice(0, 10)}…</Code></>}{' '}
           {webhook.secret_key_active_until === null ? 'signs with no end.' : `${expired ? 'stopped signing' : 'signs until'} ${when(webhook.secret_key_active_until)}.`}
         </Text>
         {expired && <Alert color="red">No secret signs: nothing is sent until you rotate the secret or clear its end date.</Alert>}

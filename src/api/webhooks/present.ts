@@ -31,10 +31,11 @@ export function presentWebhookListItem(w: WebhookRecord): Omit<ListItem, 'secret
   };
 }
 
-export function presentWebhook(w: WebhookRecord): z.input<typeof webhookItem> {
+/** A single read; the signing secret only for a reader who may write the webhook (schemas.ts). */
+export function presentWebhook(w: WebhookRecord, withSecret: boolean): z.input<typeof webhookItem> {
   return {
     ...presentWebhookListItem(w),
-    secret_key: w.secret,
+    ...(withSecret ? { secret_key: w.secret } : {}),
     secret_key_active_until: epoch(w.secretActiveUntil),
     previous_secret_key_active_until: w.previousSecret ? epoch(w.previousSecretActiveUntil) : null,
   };

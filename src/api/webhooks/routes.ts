@@ -2,6 +2,7 @@
 import { actorOf } from '../../domain/audit';
 import { endOfSecond } from '../../domain/clock';
 import { newId } from '../../domain/ids';
+import { hasScope } from '../../domain/identity/scopes';
 import { createWebhookRequest, getWebhookRequest, listWebhookRequests } from '../../domain/webhooks/requests';
 import { checkWebhookEndpoint, createWebhook, deleteWebhook, getWebhook, getWebhookRow, listWebhooks, rotateWebhookSecret, updateWebhook } from '../../domain/webhooks/webhooks';
 import { recordWebhookDelivery } from '../../temporal/starters';
@@ -37,7 +38,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
         'url_auth USERNAME_PASSWORD needs username and password, API_KEY needs api_key; a credential of another url_auth is 400 naming it. ' +
         'url_endpoint: absolute https to a public address (not resolving to a loopback, private, link-local or otherwise special address); ' +
         'only the operator can allow other addresses, and http to them (OUTBOUND_ALLOW_CIDRS). ' +
-        'Answers the new signing secret too (also readable with GET /webhooks/{id}).',
+        'Answers the new signing secret too (readable later with GET /webhooks/{id} by a credential with webhooks:write).',
       body: webhookCreateBody, response: webhookSecretResponse,
       example: { name: 'Order feed', method: 'POST', url_endpoint: EXAMPLE_URL, url_auth: 'API_KEY', api_key: 'k-123456' },
       // DNS before the transaction opens.
@@ -59,9 +60,15 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
     }),
     route({
       method: 'get', path: '/webhooks/{id}', operationId: 'getWebhook', tag: TAG, auth: read,
-      summary: 'Get a webhook', description: '{content: [webhook]} (spec 4.6), with the signing secret and until when it (and a rotated-out one) signs. password and api_key are never answered.',
+      summary: 'Get a webhook',
+      description:
+        '{content: [webhook]} (spec 4.6), with until when the signing secret (and a rotated-out one) signs. The secret itself only to a credential ' +
+        'with webhooks:write (a webhooks:read key cannot forge requests to the receiver). password and api_key are never answered.',
       params: idParams, response: webhookRead, errors: [404],
-      handler: async ({ ctx, params }) => ({ content: [presentWebhook(await getWebhook(ctx.db, ctx.organisationId, params.id))] }),
+      handler: async ({ ctx, params }) => {
+        const webhook = await getWebhook(ctx.db, ctx.organisationId, params.id);
+        return { content: [presentWebhook(webhook, hasScope(ctx.actor.scopes, 'webhooks:write'))] };
+      },
     }),
     route({
       method: 'put', path: '/webhooks/{id}', operationId: 'updateWebhook', tag: TAG, auth: write,

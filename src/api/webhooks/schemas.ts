@@ -45,7 +45,7 @@ export const rotateSecretBody = z.strictObject({
 
 export const webhookSecretResponse = z.object({
   id: z.string(),
-  secret_key: z.string().meta({ description: 'The signing secret (whsec_...): also answered by GET /webhooks/{id}.' }),
+  secret_key: z.string().meta({ description: 'The signing secret (whsec_...): also answered by GET /webhooks/{id} to a credential with webhooks:write.' }),
 });
 
 export const webhookListQuery = pagingQuery(['name', 'url_endpoint', 'created_on']).extend({
@@ -71,7 +71,10 @@ export const webhookListItem = z.object({
 });
 
 export const webhookItem = webhookListItem.extend({
-  secret_key: z.string().meta({ description: 'Signing secret, Standard Webhooks format (whsec_ + base64).' }),
+  secret_key: z.string().optional().meta({
+    description: 'Signing secret, Standard Webhooks format (whsec_ + base64). Answered only to a credential with webhooks:write: ' +
+      'whoever holds it can sign requests the receiver will trust, which is what writing the webhook (a rotation) already gives.',
+  }),
   secret_key_active_until: z.number().int().nullable().meta({ description: 'Until when the secret signs (epoch seconds); null: no end.' }),
   previous_secret_key_active_until: z.number().int().nullable().meta({ description: 'After a rotation: until when the previous secret also signs.' }),
 });
