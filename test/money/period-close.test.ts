@@ -58,6 +58,8 @@ async function appendEntries(contactId: string, amounts: Array<[string, Money]>,
 beforeAll(async () => {
   root = openDatabase();
   db = scopedClient(root, organisationId);
+  // Its row, as the admin command line makes it: the organisation's number sequences come with it.
+  await root.organisation.create({ data: { id: organisationId, name: 'Period close' } });
   const contactId = newId();
   await db.contact.create({ data: { id: contactId, organisationId, contactType: 'PERSON', firstName: 'Many', lastName: 'Accounts' } });
   accountIds = Array.from({ length: ACCOUNTS }, () => newId());
