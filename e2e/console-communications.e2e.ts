@@ -2,8 +2,9 @@
 // with two languages, one of them refused by the API at its field, previewed for a contact as the
 // API renders it; a plan whose cron shows its next ticks on the organisation's clock, refused at a
 // date field, saved as a draft, posted and taken back; the sent messages with their filters and a
-// message's page. The API is used for what the console has no page for (a segment, the contact
-// and the organisation's time zone) and to check what the console did.
+// message's page. The API is used for what this test does not walk through (a segment, made in
+// console-segments.e2e.ts; the contact and the organisation's time zone) and to check what the
+// console did.
 import { eventually } from '../test/communications/helpers';
 import { api } from '../test/support/api';
 import { createTenant, type Tenant } from '../test/support/tenants';

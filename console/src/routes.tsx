@@ -9,6 +9,8 @@ import { MessagePage } from './communications/MessagePage';
 import { MessagesPage } from './communications/MessagesPage';
 import { PlanPage } from './communications/PlanPage';
 import { PlansPage } from './communications/PlansPage';
+import { SegmentPage } from './communications/SegmentPage';
+import { SegmentsPage } from './communications/SegmentsPage';
 import { TemplatePage } from './communications/TemplatePage';
 import { TemplatesPage } from './communications/TemplatesPage';
 import { ContactFormPage } from './customers/ContactFormPage';
@@ -52,6 +54,9 @@ export const router = createBrowserRouter(
         { path: 'communications/plans', element: <PlansPage /> },
         { path: 'communications/plans/new', element: <PlanPage /> },
         { path: 'communications/plans/:id', element: <PlanPage /> },
+        { path: 'communications/segments', element: <SegmentsPage /> },
+        { path: 'communications/segments/new', element: <SegmentPage /> },
+        { path: 'communications/segments/:id', element: <SegmentPage /> },
         { path: 'webhooks', element: <WebhooksPage /> },
         { path: 'webhooks/new', element: <NewWebhookPage /> },
         { path: 'webhooks/requests', element: <RequestsPage /> },

@@ -6,6 +6,7 @@ const TABS = [
   { value: '/communications', label: 'Sent messages' },
   { value: '/communications/templates', label: 'Templates' },
   { value: '/communications/plans', label: 'Plans' },
+  { value: '/communications/segments', label: 'Segments' },
 ];
 
 /** The Communications section's heading and tabs (each tab its own address), above the page's own content. */
