@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { eventually } from '../test/communications/helpers';
 import { createTenant, type Tenant } from '../test/support/tenants';
 import { startReceiver, type Receiver } from '../test/webhooks/receiver';
-import { apiCall, choose, consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot, type Watched } from './console-support';
+import { apiCall, choose, ensureConsoleBuilt, openSignedIn, screenshot, type Watched } from './console-support';
 
 let tenant: Tenant;
 let w: Watched;
@@ -23,10 +23,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   await call('POST', '/communication_templates', { name: 'Welcome', code: 'WELCOME', contents: [{ language: 'eng', subject: 'Welcome, {{contact.first_name}}', plain_content: 'Dear {{contact.first_name}}, welcome.' }] });
   await call('POST', '/webhooks', { name: 'Our CRM', method: 'POST', url_endpoint: receiver.url });
-  w = await openConsole();
-  await w.page.goto(consoleUrl('/automations'));
-  await logIn(w.page, tenant.admin.username, tenant.admin.password);
-  await w.page.getByRole('heading', { name: 'Automations' }).waitFor();
+  w = await openSignedIn(tenant.admin, '/automations', 'Automations');
 });
 
 afterAll(async () => {
@@ -34,7 +31,6 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-/** A Mantine select: open it, optionally type to filter, pick the option. */
 test('builds "on contact registered in Cyprus: welcome e-mail and webhook", shows an API error at its field, and the run succeeds', async () => {
   const page = w.page;
   await page.getByRole('link', { name: 'New automation' }).click();

@@ -8,7 +8,7 @@
 import { eventually } from '../test/communications/helpers';
 import { api } from '../test/support/api';
 import { createTenant, type Tenant } from '../test/support/tenants';
-import { apiCall, choose, consoleUrl, ensureConsoleBuilt, fieldError, logIn, openConsole, screenshot, scrollsSideways, waitForFieldError, type Watched } from './console-support';
+import { apiCall, choose, ensureConsoleBuilt, fieldError, openSignedIn, screenshot, scrollsSideways, waitForFieldError, type Watched } from './console-support';
 
 let tenant: Tenant;
 let w: Watched;
@@ -24,10 +24,7 @@ beforeAll(async () => {
   await call('PUT', '/settings', { time_zone: ZONE });
   contactId = (await call('POST', '/contacts', { contact_type: 'PERSON', code: 'PREVIEW-1', first_name: 'Sofia', last_name: 'Preview', email_address: 'sofia@console.test', preferred_language_code: 'ell' })).id;
   await call('POST', '/segments', { name: 'Newsletter readers', type: 'STATIC', contact_ids: [contactId] });
-  w = await openConsole();
-  await w.page.goto(consoleUrl('/automations'));
-  await logIn(w.page, tenant.admin.username, tenant.admin.password);
-  await w.page.getByRole('heading', { name: 'Automations' }).waitFor();
+  w = await openSignedIn(tenant.admin, '/automations', 'Automations');
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { api } from '../test/support/api';
 import { createTenant, type Tenant } from '../test/support/tenants';
-import { apiCall, choose, consoleUrl, ensureConsoleBuilt, fieldError, logIn, openConsole, screenshot, type Watched } from './console-support';
+import { apiCall, choose, ensureConsoleBuilt, fieldError, openSignedIn, screenshot, type Watched } from './console-support';
 
 let tenant: Tenant;
 let w: Watched;
@@ -19,10 +19,7 @@ const call = (method: string, route: string, body?: unknown) => apiCall(tenant.s
 beforeAll(async () => {
   ensureConsoleBuilt();
   tenant = await createTenant('Console customers');
-  w = await openConsole();
-  await w.page.goto(consoleUrl('/customers'));
-  await logIn(w.page, tenant.admin.username, tenant.admin.password);
-  await w.page.getByRole('heading', { name: 'Customers' }).waitFor();
+  w = await openSignedIn(tenant.admin, '/customers', 'Customers');
 });
 
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { eventually } from '../test/communications/helpers';
 import { parseCsv } from '../test/reports/csv';
 import { api } from '../test/support/api';
 import { createTenant, type Tenant } from '../test/support/tenants';
-import { choose, consoleUrl, ensureConsoleBuilt, fieldError, logIn, openConsole, screenshot as fullPage, scrollsSideways, type Watched } from './console-support';
+import { choose, ensureConsoleBuilt, fieldError, openSignedIn, screenshot as fullPage, scrollsSideways, type Watched } from './console-support';
 import { mailReportsToSink, pickAll, pickSegment, seedPurchases, tableCells, type Seeded, type Sink } from './console-reports-support';
 import type { Page } from 'playwright-core';
 
@@ -25,10 +25,7 @@ beforeAll(async () => {
   tenant = await createTenant('Console reports');
   sink = await mailReportsToSink(tenant, EMAIL);
   seeded = await seedPurchases(tenant.secretKey);
-  w = await openConsole();
-  await w.page.goto(consoleUrl('/reports'));
-  await logIn(w.page, tenant.admin.username, tenant.admin.password);
-  await w.page.getByRole('heading', { name: 'Reports and analytics' }).waitFor();
+  w = await openSignedIn(tenant.admin, '/reports', 'Reports and analytics');
 }, 120_000);
 
 afterAll(async () => {

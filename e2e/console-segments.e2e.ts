@@ -4,7 +4,7 @@
 // then done. The API seeds the contacts (and the plan) and checks what the console did.
 import { api } from '../test/support/api';
 import { createTenant, type Tenant } from '../test/support/tenants';
-import { apiCall, choose, consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot, scrollsSideways, waitForFieldError, type Watched } from './console-support';
+import { apiCall, choose, ensureConsoleBuilt, openSignedIn, screenshot, scrollsSideways, waitForFieldError, type Watched } from './console-support';
 
 let tenant: Tenant;
 let w: Watched;
@@ -28,10 +28,7 @@ beforeAll(async () => {
   for (const [code, first_name, last_name] of [['SEG-1', 'Anna', 'Segtest'], ['SEG-2', 'Boris', 'Segtest'], ['SEG-3', 'Clara', 'Other']]) {
     contacts[code] = (await call('POST', '/contacts', { contact_type: 'PERSON', code, first_name, last_name, email_address: `${code.toLowerCase()}@segments.test` })).id;
   }
-  w = await openConsole();
-  await w.page.goto(consoleUrl('/automations'));
-  await logIn(w.page, tenant.admin.username, tenant.admin.password);
-  await w.page.getByRole('heading', { name: 'Automations' }).waitFor();
+  w = await openSignedIn(tenant.admin, '/automations', 'Automations');
 });
 
 afterAll(async () => {

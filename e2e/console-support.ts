@@ -54,6 +54,15 @@ export async function logIn(page: Page, username: string, password: string): Pro
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
+/** A console signed in as `user` at `path`, once the page's heading shows. */
+export async function openSignedIn(user: { username: string; password: string }, path: string, heading: string): Promise<Watched> {
+  const w = await openConsole();
+  await w.page.goto(consoleUrl(path));
+  await logIn(w.page, user.username, user.password);
+  await w.page.getByRole('heading', { name: heading }).waitFor();
+  return w;
+}
+
 /** A full-page shot, from the top: one of a scrolled page draws the fixed header in the middle. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });

@@ -6,7 +6,7 @@ import { eventually } from '../test/communications/helpers';
 import { api } from '../test/support/api';
 import { createTenant, type Tenant } from '../test/support/tenants';
 import { expectedSignature, startReceiver, type Receiver } from '../test/webhooks/receiver';
-import { choose, consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot, scrollsSideways, type Watched } from './console-support';
+import { choose, ensureConsoleBuilt, openSignedIn, screenshot, scrollsSideways, type Watched } from './console-support';
 import { shownOnceSecret } from './console-settings-support';
 
 let tenant: Tenant;
@@ -26,10 +26,7 @@ beforeAll(async () => {
   ensureConsoleBuilt();
   tenant = await createTenant('Console webhooks');
   receiver = await startReceiver(() => ({ status: 200, body: RECEIVER_ANSWER }));
-  w = await openConsole();
-  await w.page.goto(consoleUrl('/automations'));
-  await logIn(w.page, tenant.admin.username, tenant.admin.password);
-  await w.page.getByRole('heading', { name: 'Automations' }).waitFor();
+  w = await openSignedIn(tenant.admin, '/automations', 'Automations');
 });
 
 afterAll(async () => {
