@@ -66,7 +66,11 @@ test('an organisation that already has numbers (before the migration) goes on af
   // As the migration found it: no sequence of its own yet, numbers from the old shared one.
   await root.$executeRawUnsafe(`UPDATE wallet_transactions SET number = number + 1000 WHERE organisation_id = $1::uuid`, t.organisationId);
   await root.$executeRawUnsafe(`DROP SEQUENCE org_numbers.${'wallet_transactions_' + t.organisationId.replace(/-/g, '')}`);
-  await root.$executeRawUnsafe(`SELECT 1 FROM org_numbers.create_for($1::uuid)`, t.organisationId);
+  // Made again as the migration does, under the empty search_path pg_restore runs with.
+  await root.$transaction([
+    root.$executeRawUnsafe(`SET LOCAL search_path = ''`),
+    root.$executeRawUnsafe(`SELECT 1 FROM org_numbers.create_for($1::uuid)`, t.organisationId),
+  ]);
   await credit(t.secretKey, c.walletId, 5);
   expect(await transactionNumbers(t, c.contactId)).toEqual([1001, 1002, 1003]);
 });

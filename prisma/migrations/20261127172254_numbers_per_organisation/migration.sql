@@ -19,8 +19,9 @@ CREATE UNIQUE INDEX "wallet_transactions_organisation_id_number_key" ON "wallet_
 -- between two movements, and a gap is the organisation's own rolled-back write.
 CREATE SCHEMA "org_numbers";
 
--- The organisation's sequences, starting after the numbers it already has.
-CREATE FUNCTION "org_numbers"."create_for"(org uuid) RETURNS void LANGUAGE plpgsql AS $$
+-- The organisation's sequences, starting after the numbers it already has. Its tables are found
+-- where the migrations made them, whatever the caller's search_path (pg_restore empties it).
+CREATE FUNCTION "org_numbers"."create_for"(org uuid) RETURNS void LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
   hex text := replace(org::text, '-', '');
 BEGIN
