@@ -1,10 +1,10 @@
-import { Alert, Anchor, Badge, Button, Group, Loader, Pagination, Select, Table, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { Anchor, Badge, Button, Group, Select, Table, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client';
 import { ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
+import { PagedList, useSearchedPages } from '../components/PagedList';
 import { Section } from './Section';
 import { PLAN_COLOURS, type PlanState } from './types';
 import { scheduleTime, useOrganisationZone } from '../components/zone';
@@ -13,18 +13,14 @@ const PAGE = 25;
 
 /** The plans with their state, channel, frequency and the next tick the service counts (on the organisation's clock). */
 export function PlansPage() {
-  const [page, setPage] = useState(1);
-  const [search, setSearch] = useState('');
   const [state, setState] = useState<PlanState | null>(null);
-  const [searched] = useDebouncedValue(search.trim(), 300);
-  useEffect(() => setPage(1), [searched, state]);
+  const { page, setPage, search, setSearch, searched } = useSearchedPages(state);
   const zone = useOrganisationZone();
   const list = useLoad(
     () =>
       ok(api.GET('/communication_plans', { params: { query: { page, size: PAGE, sort: 'name', order: 'ASC', ...(searched ? { name: searched } : {}), ...(state ? { life_cycle_state: state } : {}) } } })),
     [page, searched, state],
   );
-  const data = list.data;
   const tz = zone?.name ?? 'UTC';
   return (
     <Section>
@@ -35,38 +31,36 @@ export function PlansPage() {
         </Group>
         <Button component={Link} to="/communications/plans/new">New plan</Button>
       </Group>
-      {list.error && <Alert color="red" title="Cannot load the plans">{list.error.message}</Alert>}
-      {!data && !list.error && <Loader aria-label="Loading" />}
-      {data && data.content.length === 0 && <Text c="dimmed">{searched || state ? 'No plan matches.' : 'No plan yet.'}</Text>}
-      {data && data.content.length > 0 && (
-        <Table.ScrollContainer minWidth={820}>
-          <Table striped highlightOnHover aria-label="Plans">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">State</Table.Th>
-                <Table.Th scope="col">Channel</Table.Th>
-                <Table.Th scope="col">Frequency (UTC)</Table.Th>
-                <Table.Th scope="col">Next tick ({tz})</Table.Th>
-                <Table.Th scope="col">From – until ({tz})</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.content.map((p) => (
-                <Table.Tr key={p.id} data-testid="plan-row">
-                  <Table.Td><Anchor size="sm" component={Link} to={`/communications/plans/${p.id}`}>{p.name}</Anchor></Table.Td>
-                  <Table.Td><Badge variant="light" color={PLAN_COLOURS[p.life_cycle_state]}>{p.life_cycle_state}</Badge></Table.Td>
-                  <Table.Td>{p.preferred_channel}</Table.Td>
-                  <Table.Td><Text size="sm" ff="monospace">{p.frequency}</Text></Table.Td>
-                  <Table.Td>{p.next_tick_on === null ? '—' : scheduleTime(p.next_tick_on * 1000, tz)}</Table.Td>
-                  <Table.Td>{scheduleTime(p.start_date * 1000, tz)} – {p.end_date === null ? 'no end' : scheduleTime(p.end_date * 1000, tz)}</Table.Td>
+      <PagedList list={list} what="the plans" empty={searched || state ? 'No plan matches.' : 'No plan yet.'} size={PAGE} page={page} onPage={setPage}>
+        {(plans) => (
+          <Table.ScrollContainer minWidth={820}>
+            <Table striped highlightOnHover aria-label="Plans">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">Name</Table.Th>
+                  <Table.Th scope="col">State</Table.Th>
+                  <Table.Th scope="col">Channel</Table.Th>
+                  <Table.Th scope="col">Frequency (UTC)</Table.Th>
+                  <Table.Th scope="col">Next tick ({tz})</Table.Th>
+                  <Table.Th scope="col">From – until ({tz})</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {data && data.paging.total > PAGE && <Pagination total={Math.ceil(data.paging.total / PAGE)} value={page} onChange={setPage} aria-label="Pages" />}
+              </Table.Thead>
+              <Table.Tbody>
+                {plans.map((p) => (
+                  <Table.Tr key={p.id} data-testid="plan-row">
+                    <Table.Td><Anchor size="sm" component={Link} to={`/communications/plans/${p.id}`}>{p.name}</Anchor></Table.Td>
+                    <Table.Td><Badge variant="light" color={PLAN_COLOURS[p.life_cycle_state]}>{p.life_cycle_state}</Badge></Table.Td>
+                    <Table.Td>{p.preferred_channel}</Table.Td>
+                    <Table.Td><Text size="sm" ff="monospace">{p.frequency}</Text></Table.Td>
+                    <Table.Td>{p.next_tick_on === null ? '—' : scheduleTime(p.next_tick_on * 1000, tz)}</Table.Td>
+                    <Table.Td>{scheduleTime(p.start_date * 1000, tz)} – {p.end_date === null ? 'no end' : scheduleTime(p.end_date * 1000, tz)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </PagedList>
     </Section>
   );
 }
