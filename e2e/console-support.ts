@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { api } from '../test/support/api';
 import { testState } from '../test/support/state';
 import { launchChromium } from './browser';
@@ -25,6 +25,8 @@ export interface Watched {
   hosts: Set<string>;
   /** Console errors, page errors and CSP violations, in order. */
   problems: string[];
+  /** Requests sent and not answered yet. */
+  pending: Set<Request>;
 }
 
 export async function openConsole(viewport = { width: 1280, height: 900 }): Promise<Watched> {
@@ -37,7 +39,11 @@ export async function openConsole(viewport = { width: 1280, height: 900 }): Prom
   const page = await context.newPage();
   const hosts = new Set<string>();
   const problems: string[] = [];
+  const pending = new Set<Request>();
+  page.on('requestfinished', (req) => pending.delete(req));
+  page.on('requestfailed', (req) => pending.delete(req));
   page.on('request', (req) => {
+    pending.add(req);
     const url = new URL(req.url());
     if (url.protocol.startsWith('http') || url.protocol.startsWith('ws')) hosts.add(url.hostname);
   });
@@ -45,7 +51,20 @@ export async function openConsole(viewport = { width: 1280, height: 900 }): Prom
     if (msg.type() === 'error' || (msg.type() === 'warning' && /Content.Security.Policy/i.test(msg.text()))) problems.push(msg.text());
   });
   page.on('pageerror', (err) => problems.push(String(err)));
-  return { browser, page, hosts, problems };
+  return { browser, page, hosts, problems, pending };
+}
+
+/**
+ * Waits until every request the page sent is answered and stays so for 250 ms: a page's calls
+ * refused together may answer after what the test waits for, and log their refusal then.
+ */
+export async function settled(w: Watched, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (let quiet = 0; quiet < 2; ) {
+    if (Date.now() > until) throw new Error(`requests still pending after ${timeoutMs} ms: ${[...w.pending].map((r) => r.url()).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 125));
+    quiet = w.pending.size === 0 ? quiet + 1 : 0;
+  }
 }
 
 export async function logIn(page: Page, username: string, password: string): Promise<void> {

@@ -6,7 +6,7 @@
 import { eventually } from '../test/communications/helpers';
 import { api } from '../test/support/api';
 import { createTenant, type Tenant } from '../test/support/tenants';
-import { consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot, scrollsSideways, type Watched } from './console-support';
+import { consoleUrl, ensureConsoleBuilt, logIn, openConsole, screenshot, scrollsSideways, settled, type Watched } from './console-support';
 import { shownOnceSecret } from './console-settings-support';
 
 let tenant: Tenant;
@@ -183,6 +183,8 @@ test('End sessions after a confirmation: the user\'s console returns to the logi
   await page.keyboard.press('Escape');
   await clerk.page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Automations' }).click();
   await clerk.page.getByRole('button', { name: 'Log in' }).waitFor();
+  // The page's other calls are refused too, and one may answer after the login shows: count them all here.
+  await settled(clerk);
   expectOnlyRefusals(clerk, 401);
 });
 
