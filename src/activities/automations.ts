@@ -276,7 +276,8 @@ function findRecord(tx: Tx, ctx: RunContext) {
 
 function failed(err: AppError): ActionOutcome {
   return {
-    status: err.code === 'CONTACT_OPTED_OUT' ? 'SKIPPED' : 'FAILED',
+    // Not sent by the contact's choice or the organisation's quota: skipped, with the reason.
+    status: err.code === 'CONTACT_OPTED_OUT' || err.code === 'QUOTA_EXCEEDED' ? 'SKIPPED' : 'FAILED',
     attributes: [recordAttribute('error', 'Error', 'STRING', `${err.code}: ${err.message}`)],
   };
 }

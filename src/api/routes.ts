@@ -9,6 +9,7 @@ import { accountingPeriodRoutes } from './accounting-periods/routes';
 import { contactPaymentRoutes } from './contact-payment-methods/routes';
 import { planRoutes } from './communication-plans/routes';
 import { templateRoutes } from './communication-templates/routes';
+import { limitRoutes } from './communication-limits/routes';
 import { communicationRoutes } from './communications/routes';
 import { contactRoutes } from './contacts/routes';
 import { customFieldRoutes } from './custom-fields/routes';
@@ -62,6 +63,7 @@ export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDe
     ...planRoutes(deps),
     ...templateRoutes(),
     ...communicationRoutes(deps),
+    ...limitRoutes(),
     ...webhookRoutes(deps),
     ...automationRoutes(),
     ...recordRoutes(deps),

@@ -33,6 +33,7 @@ export const ERROR_CODES = {
 
   CONTACT_ANONYMIZED: { status: 409, area: 'Contacts', meaning: 'The contact is anonymized: nothing may write personal data to it again.' },
 
+  QUOTA_EXCEEDED: { status: 429, area: 'Communications', meaning: "The organisation's sending quota of the channel is used up for now (GET /communication_limits); see `Retry-After`." },
   CONTACT_OPTED_OUT: { status: 409, area: 'Communications', meaning: 'The contact opted out of the channel (email_opt_out, sms_opt_out); ignore_preferences: true sends anyway.' },
 
   PERIOD_OVERLAP: { status: 409, area: 'Accounting periods', meaning: 'The period overlaps another period of the organisation.' },

@@ -15,7 +15,9 @@ const SCHEDULE_NOTE =
   'frequency: a cron expression in UTC, 5 fields or 6 with seconds (else 400 naming frequency). While POSTED, the plan workflow ' +
   '(id communication-plan:<id>) sends at each tick between start_date and end_date one communication per contact of the segments, ' +
   'in preferred_channel, skipping contacts who opted out of it, are anonymized or have no address for it. Ticks missed while the ' +
-  'service was down are sent once, as the latest. PUT signals the workflow; DRAFT or DELETE ends it.';
+  'service was down are sent once, as the latest. PUT signals the workflow; DRAFT or DELETE ends it. A plan a public key leaves POSTED must tick no more often ' +
+  'than the organisation\'s public_plan_min_interval_minutes (GET /communication_limits; default 1440): else 403 naming frequency. Each tick counts against the ' +
+  'channel\'s hourly quota: contacts past it get their communication FAILED with a failure_reason starting quota:, and are not sent that tick.';
 
 export function planRoutes(deps: AppDeps): RouteDef[] {
   const notify = (ctx: RequestContext, planId: string, state: PlanState | 'DELETED') => recordPlanChange(ctx.sql, ctx.organisationId, planId, state);
@@ -23,7 +25,7 @@ export function planRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'post', path: '/communication_plans', operationId: 'createCommunicationPlan', tag: TAG, auth: publicWrite,
       summary: 'Create a communication plan', description: SCHEDULE_NOTE,
-      body: planCreateBody, response: idResponse, errors: [503],
+      body: planCreateBody, response: idResponse, errors: [403, 503],
       example: {
         name: 'Monday newsletter', start_date: 1767225600, end_date: 1798761600, preferred_channel: 'EMAIL', frequency: '0 9 * * 1',
         segments: ['0b7c1f9e-3f0e-4b8e-9a51-6d2f4c7e8a10'], life_cycle_state: 'POSTED',
@@ -32,7 +34,7 @@ export function planRoutes(deps: AppDeps): RouteDef[] {
       // The answer follows the workflow's start (or signal): a client may look at it at once.
       waitForDispatch: true,
       handler: async ({ ctx, body }) => {
-        const { id, state } = await createPlan(ctx.db, actorOf(ctx), body);
+        const { id, state } = await createPlan(ctx.db, actorOf(ctx), body, { publicKey: ctx.actor.kind === 'PUBLIC' });
         if (state === 'POSTED') await notify(ctx, id, state);
         return { id };
       },
@@ -55,12 +57,12 @@ export function planRoutes(deps: AppDeps): RouteDef[] {
       method: 'put', path: '/communication_plans/{id}', operationId: 'updateCommunicationPlan', tag: TAG, auth: publicWrite,
       summary: 'Update a communication plan',
       description: `Partial: only the fields given change; arrays given replace the stored ones. A move to POSTED, or a new frequency, start_date or end_date while POSTED, counts ticks from now. ${SCHEDULE_NOTE}`,
-      params: idParams, body: planUpdateBody, response: idResponse, errors: [404, 503],
+      params: idParams, body: planUpdateBody, response: idResponse, errors: [403, 404, 503],
       example: { frequency: '*/30 * * * *' },
       // The answer follows the workflow's start (or signal): a client may look at it at once.
       waitForDispatch: true,
       handler: async ({ ctx, params, body }) => {
-        const { state } = await updatePlan(ctx.db, actorOf(ctx), params.id, body);
+        const { state } = await updatePlan(ctx.db, actorOf(ctx), params.id, body, { publicKey: ctx.actor.kind === 'PUBLIC' });
         await notify(ctx, params.id, state);
         return { id: params.id };
       },

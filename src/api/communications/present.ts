@@ -33,10 +33,33 @@ function common(c: Communication): Omit<ListItem, 'contact_id'> {
   };
 }
 
-export function presentCommunication(c: CommunicationRecord): Item {
-  return { ...common(c), contact: { id: c.contact.id, name: contactName(c.contact), code: c.contact.code }, rich_content: c.richContent };
+/** The public key asking, if it is one: it reads less (docs/communications.md "Public keys"). */
+export function publicKeyOf(ctx: { actor: { kind: 'SECRET' | 'PUBLIC'; id: string } }): string | undefined {
+  return ctx.actor.kind === 'PUBLIC' ? ctx.actor.id : undefined;
 }
 
-export function presentCommunicationListItem(c: Communication): ListItem {
-  return { ...common(c), contact_id: c.contactId };
+/**
+ * What a public key may see of a message: its text only when that key sent it and no contact value
+ * was rendered into it, never the address (a contact code must not resolve to an e-mail or phone).
+ */
+const readsText = (c: Communication, publicKeyId: string) => c.publicKeyId === publicKeyId && !c.holdsContactData;
+
+function forViewer<T extends Omit<ListItem, 'contact_id'>>(c: Communication, item: T, publicKeyId: string | undefined): T {
+  if (!publicKeyId) return item;
+  const own = readsText(c, publicKeyId);
+  return {
+    ...item,
+    recipient: null,
+    ...(own ? {} : { sender: null, subject: null, content: null, failure_reason: null }),
+  };
+}
+
+export function presentCommunication(c: CommunicationRecord, publicKeyId?: string): Item {
+  const item = { ...common(c), contact: { id: c.contact.id, name: contactName(c.contact), code: c.contact.code }, rich_content: c.richContent };
+  if (!publicKeyId) return item;
+  return { ...forViewer(c, item, publicKeyId), contact: { ...item.contact, name: null }, rich_content: readsText(c, publicKeyId) ? c.richContent : null };
+}
+
+export function presentCommunicationListItem(c: Communication, publicKeyId?: string): ListItem {
+  return forViewer(c, { ...common(c), contact_id: c.contactId }, publicKeyId);
 }

@@ -8,8 +8,12 @@ import { COMMUNICATIONS_TAG as TAG, communicationsWrite, publicRead, publicWrite
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
-import { COMMUNICATION_SORT, presentCommunication, presentCommunicationListItem } from './present';
+import { COMMUNICATION_SORT, presentCommunication, presentCommunicationListItem, publicKeyOf } from './present';
 import { communicationCreateBody, communicationItem, communicationList, communicationListQuery, communicationUpdateBody } from './schemas';
+
+const PUBLIC_READ_NOTE =
+  'To a public key, recipient, sender, subject, content, rich_content, failure_reason and the contact\'s name are null, except the subject, content, sender and failure_reason ' +
+  'of a message that same key sent whose text holds no value of the contact (no placeholder rendered): a public key never reads what a secret key, a user, a plan or an automation sent.';
 
 export function communicationRoutes(deps: AppDeps): RouteDef[] {
   return [
@@ -21,13 +25,16 @@ export function communicationRoutes(deps: AppDeps): RouteDef[] {
         'Integration: the one given (of the channel, else 400 naming integration_id), else the organisation\'s oldest of the channel, else for EMAIL the SYSTEM mailer ' +
         '(SMS without one: 400 naming integration_id). Recipient: given, else the contact\'s primary e-mail (EMAIL) or phone (SMS), else 400 naming recipient. ' +
         'A contact who opted out of the channel: 409 CONTACT_OPTED_OUT unless ignore_preferences is true; an anonymized contact: 409 CONTACT_ANONYMIZED. ' +
+        'A public key sends only to the contact\'s stored address and always honours opt-outs: recipient or ignore_preferences: true from one is 403 naming the field. ' +
+        'Every send counts against the organisation\'s hourly quota of the channel (public keys\' sends also against their smaller share; GET /communication_limits): ' +
+        'past it, 429 QUOTA_EXCEEDED with Retry-After and nothing written. ' +
         'template_id: its content in language, else the contact\'s preferred language, else its first content, rendered for the contact; otherwise content is required.',
-      body: communicationCreateBody, response: idResponse, errors: [404, 409, 503],
+      body: communicationCreateBody, response: idResponse, errors: [403, 404, 409, 429, 503],
       example: { name: 'Welcome', contact_id: 'C-1001', channel: 'EMAIL', recipient: 'alice@example.com', subject: 'Welcome', content: 'Dear Alice, welcome.' },
       // The answer follows the workflow's start (or signal): a client may look at it at once.
       waitForDispatch: true,
       handler: async ({ ctx, body }) => {
-        const { id } = await createCommunication(ctx.db, actorOf(ctx), body);
+        const { id } = await createCommunication(ctx.db, actorOf(ctx), body, { publicKeyId: publicKeyOf(ctx) });
         // Started by the dispatcher once this commits, so the workflow always finds its row.
         await recordIntent(ctx.sql, {
           kind: 'start', workflow: 'communicationSendWorkflow', workflowId: communicationWorkflowId(id),
@@ -39,19 +46,20 @@ export function communicationRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'get', path: '/communications', operationId: 'listCommunications', tag: TAG, auth: publicRead,
       summary: 'List communications',
-      description: 'Filters: contact_id, life_cycle_state, channel, is_archived. Sortable by created_on (default, newest first), name, life_cycle_state, channel.',
+      description: 'Filters: contact_id, life_cycle_state, channel, is_archived. Sortable by created_on (default, newest first), name, life_cycle_state, channel. ' + PUBLIC_READ_NOTE,
       query: communicationListQuery, response: communicationList,
       handler: async ({ ctx, query }) => {
         const page = await listCommunications(ctx.db, ctx.organisationId, listArgs(query, COMMUNICATION_SORT), {
           contactId: query.contact_id, lifeCycleState: query.life_cycle_state, channel: query.channel, isArchived: query.is_archived,
         });
-        return contentPage(query, page.rows.map(presentCommunicationListItem), page.total);
+        const viewer = publicKeyOf(ctx);
+        return contentPage(query, page.rows.map((c) => presentCommunicationListItem(c, viewer)), page.total);
       },
     }),
     route({
       method: 'get', path: '/communications/{id}', operationId: 'getCommunication', tag: TAG, auth: publicRead,
-      summary: 'Get a communication', params: idParams, response: communicationItem, errors: [404],
-      handler: async ({ ctx, params }) => presentCommunication(await getCommunication(ctx.db, ctx.organisationId, params.id)),
+      summary: 'Get a communication', description: PUBLIC_READ_NOTE, params: idParams, response: communicationItem, errors: [404],
+      handler: async ({ ctx, params }) => presentCommunication(await getCommunication(ctx.db, ctx.organisationId, params.id), publicKeyOf(ctx)),
     }),
     route({
       method: 'put', path: '/communications/{id}', operationId: 'updateCommunication', tag: TAG, auth: communicationsWrite,

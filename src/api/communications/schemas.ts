@@ -48,7 +48,7 @@ const common = {
   sender: z.string().nullable(),
   recipient: z.string().nullable(),
   subject: z.string().nullable(),
-  content: z.string(),
+  content: z.string().nullable().meta({ description: 'Null only to a public key (see the operation).' }),
   failure_reason: z.string().nullable(),
   integration_id: z.string().nullable(),
   template_id: z.string().nullable(),

@@ -3,13 +3,14 @@
 // workflow's activity (src/activities/communications.ts).
 import type { Communication, Contact, Integration, Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, forbidden, invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import type { ListArgs, ListPage } from '../lists';
 import { findContact } from '../contacts/lookup';
 import { renderDirect, renderMessage, type LanguageContent, type RenderContact } from './render';
 import type { Channel } from './integration-settings';
 import type { CommunicationInput } from './types';
+import { takeQuota } from './quotas';
 
 export type LifeCycleState = 'PENDING' | 'SENT' | 'FAILED';
 
@@ -31,11 +32,29 @@ export function contactName(c: { companyName: string | null; firstName: string |
 }
 
 /**
- * Checks the refusals and writes the row PENDING; the caller starts the send workflow after
- * the commit.
+ * Who asks for a send. A public key sits in client code, so anyone may hold it: it sends only to
+ * the contact's own stored address, never past an opt-out (docs/communications.md "Public keys").
  */
-export async function createCommunication(tx: Tx, actor: AuditActor, input: CommunicationInput): Promise<{ id: string }> {
+export interface Sender {
+  /** The public key sending, if it is one. */
+  publicKeyId?: string;
+}
+
+/** The request fields only a secret key or a user may use. */
+function checkPublicSender(input: CommunicationInput): void {
+  if (input.recipient != null) {
+    throw forbidden("recipient: a public key sends only to the contact's stored address or number; leave recipient out, or use a secret key", 'recipient');
+  }
+  if (input.ignore_preferences) throw forbidden('ignore_preferences: a public key always honours opt-outs; use a secret key', 'ignore_preferences');
+}
+
+/**
+ * Checks the refusals and the channel's quota and writes the row PENDING; the caller starts the
+ * send workflow after the commit.
+ */
+export async function createCommunication(tx: Tx, actor: AuditActor, input: CommunicationInput, sender: Sender = {}): Promise<{ id: string }> {
   const { organisationId } = actor;
+  if (sender.publicKeyId) checkPublicSender(input);
   const contact = await recipientContact(tx, organisationId, input.contact_id);
   if (contact.isAnonymized) throw conflict('CONTACT_ANONYMIZED', 'contact_id: the contact is anonymized; nothing is sent to it', 'contact_id');
   const channel = input.channel;
@@ -56,9 +75,14 @@ export async function createCommunication(tx: Tx, actor: AuditActor, input: Comm
   let content = renderDirect(input.content, details.render, 'content');
   let richContent: string | null = null;
   let language = input.language ?? null;
+  // The same text rendered with no contact values: where it differs, the contact's data is in it.
+  let holdsContactData = subject !== renderDirect(input.subject, {}, 'subject') || content !== renderDirect(input.content, {}, 'content');
   if (input.template_id) {
     const contents = await templateContents(tx, organisationId, input.template_id, 'template_id');
-    const message = renderMessage(contents, { language, preferred: contact.preferredLanguageCode, channel }, details.render);
+    const choice = { language, preferred: contact.preferredLanguageCode, channel };
+    const message = renderMessage(contents, choice, details.render);
+    const blank = renderMessage(contents, choice, {});
+    holdsContactData = message.subject !== blank.subject || message.content !== blank.content || message.richContent !== blank.richContent;
     language = message.language;
     subject = message.subject ?? subject;
     richContent = message.richContent;
@@ -66,6 +90,7 @@ export async function createCommunication(tx: Tx, actor: AuditActor, input: Comm
   }
   if (!content) throw invalid('content', input.template_id ? 'content: the template content has no text' : 'content: required without template_id');
   if (channel === 'EMAIL' && !subject) throw invalid('subject', 'subject: required for EMAIL (given or from the template)');
+  await takeQuota(tx, organisationId, channel, Boolean(sender.publicKeyId));
 
   const id = newId();
   await tx.communication.create({
@@ -82,6 +107,8 @@ export async function createCommunication(tx: Tx, actor: AuditActor, input: Comm
       content,
       richContent,
       templateId: input.template_id ?? null,
+      publicKeyId: sender.publicKeyId ?? null,
+      holdsContactData,
       lifeCycleState: 'PENDING',
     },
   });

@@ -7,6 +7,7 @@ import { newId } from '../ids';
 import type { Channel } from './integration-settings';
 import type { PlanRecord } from './plans';
 import { renderMessage, type LanguageContent } from './render';
+import { quotaMessage, quotaState } from './quotas';
 import { segmentContactIds } from './segments';
 
 const PAGE = 1000;
@@ -43,11 +44,11 @@ SELECT c.id, c.code, c.title, c.first_name, c.middle_name, c.last_name, c.compan
 
 const INSERT = `
 INSERT INTO communications (id, organisation_id, name, contact_id, channel, integration_id, language, recipient, subject,
-                            content, rich_content, plan_id, plan_tick, life_cycle_state, created_at, updated_at)
+                            content, rich_content, plan_id, plan_tick, life_cycle_state, failure_reason, created_at, updated_at)
 SELECT u.id, $1, $2, u.contact_id, $3, $4::uuid, u.language, u.recipient, u.subject, u.content, u.rich_content,
-       $5::uuid, $6::timestamptz, 'PENDING', now(), now()
+       $5::uuid, $6::timestamptz, CASE WHEN u.n > $15 THEN 'FAILED' ELSE 'PENDING' END, CASE WHEN u.n > $15 THEN $14 END, now(), now()
   FROM unnest($7::uuid[], $8::uuid[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
-       AS u(id, contact_id, language, recipient, subject, content, rich_content)
+       WITH ORDINALITY AS u(id, contact_id, language, recipient, subject, content, rich_content, n)
 ON CONFLICT (plan_id, plan_tick, contact_id) DO NOTHING
 RETURNING id`;
 
@@ -87,10 +88,14 @@ export async function createTickCommunications(tx: Tx, sql: OrgSql, plan: PlanRe
         return [{ id: newId(), contactId: c.id, recipient, ...message }];
       });
       if (rows.length) {
+        // Past the hour's quota the rest of the tick is written FAILED with the reason: skipped, and
+        // never sent later (a tick is sent once).
+        const quota = await quotaState(tx, plan.organisationId, channel, false);
         const inserted = await sql.rows<{ id: string }>(INSERT, [
           plan.name, channel, integrationId, plan.id, new Date(tick),
           rows.map((r) => r.id), rows.map((r) => r.contactId), rows.map((r) => r.language), rows.map((r) => r.recipient),
           rows.map((r) => r.subject), rows.map((r) => r.content ?? ''), rows.map((r) => r.richContent),
+          quotaMessage(channel, quota), quota.remaining,
         ]);
         created += inserted.length;
       }

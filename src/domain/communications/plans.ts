@@ -3,12 +3,13 @@
 // write commits.
 import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { invalid, notFound } from '../errors';
+import { forbidden, invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import type { ListArgs, ListPage } from '../lists';
 import type { Channel } from './integration-settings';
 import type { LanguageContent } from './render';
-import { planSchedule } from './schedule';
+import { getLimits } from './quotas';
+import { planSchedule, ticksCloserThan } from './schedule';
 import type { PlanInput, PlanPatch } from './types';
 
 export type PlanState = 'DRAFT' | 'POSTED';
@@ -26,9 +27,23 @@ export interface PlanFilter {
   lifeCycleState?: PlanState;
 }
 
-export async function createPlan(tx: Tx, actor: AuditActor, input: PlanInput): Promise<{ id: string; state: PlanState }> {
+/** Who writes a plan: a public key's POSTED plan ticks no more often than the organisation's floor. */
+export interface PlanWriter {
+  publicKey?: boolean;
+}
+
+async function checkPublicFrequency(tx: Tx, organisationId: string, writer: PlanWriter, state: PlanState, frequency: string): Promise<void> {
+  if (!writer.publicKey || state !== 'POSTED') return;
+  const { public_plan_min_interval_minutes: minutes } = await getLimits(tx, organisationId);
+  if (ticksCloserThan(frequency, minutes)) {
+    throw forbidden(`frequency: a plan a public key posts ticks at most once every ${minutes} minutes (the organisation's public_plan_min_interval_minutes); use a secret key`, 'frequency');
+  }
+}
+
+export async function createPlan(tx: Tx, actor: AuditActor, input: PlanInput, writer: PlanWriter = {}): Promise<{ id: string; state: PlanState }> {
   const { organisationId } = actor;
   const state = input.life_cycle_state ?? 'DRAFT';
+  await checkPublicFrequency(tx, organisationId, writer, state, input.frequency);
   const channels = await checkPlan(tx, organisationId, { ...input, end_date: input.end_date ?? null, integrations: input.integrations ?? [] });
   const id = newId();
   await tx.communicationPlan.create({
@@ -68,11 +83,13 @@ export async function listPlans(tx: Tx, organisationId: string, args: ListArgs, 
  * Partial. A move to POSTED, or a schedule change (frequency, start or end date) while POSTED,
  * restarts the count of ticks from now: ticks before it are not sent.
  */
-export async function updatePlan(tx: Tx, actor: AuditActor, id: string, patch: PlanPatch): Promise<{ state: PlanState }> {
+export async function updatePlan(tx: Tx, actor: AuditActor, id: string, patch: PlanPatch, writer: PlanWriter = {}): Promise<{ state: PlanState }> {
   const { organisationId } = actor;
   await tx.$queryRaw`SELECT id FROM communication_plans WHERE organisation_id = ${organisationId}::uuid AND id = ${id}::uuid FOR UPDATE`;
   const current = await getPlan(tx, organisationId, id);
   const state = patch.life_cycle_state ?? (current.lifeCycleState as PlanState);
+  // Whatever the public key changed, the plan it leaves POSTED must respect the floor.
+  await checkPublicFrequency(tx, organisationId, writer, state, patch.frequency ?? current.frequency);
   const merged = {
     start_date: patch.start_date ?? Math.floor(current.startDate.getTime() / 1000),
     end_date: patch.end_date !== undefined ? patch.end_date : current.endDate ? Math.floor(current.endDate.getTime() / 1000) : null,

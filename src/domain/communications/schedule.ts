@@ -46,3 +46,20 @@ export function planSchedule(plan: PlanTiming, lastTick: number | null, now: num
   const next = CronExpressionParser.parse(plan.frequency, { tz: 'UTC', currentDate: new Date(after) }).next().getTime();
   return { due, next: next <= end ? next : null };
 }
+
+/**
+ * Whether two ticks of `frequency` ever come closer than `minutes` (looked at over the next year,
+ * or its next 1,000 ticks): a plan a public key writes must not (docs/communications.md "Quotas").
+ */
+export function ticksCloserThan(frequency: string, minutes: number, from = Date.now()): boolean {
+  const ticks = CronExpressionParser.parse(frequency, { tz: 'UTC', currentDate: new Date(from) });
+  const until = from + 366 * 86_400_000;
+  let previous = ticks.next().getTime();
+  for (let i = 0; i < 1000 && previous < until; i++) {
+    if (!ticks.hasNext()) return false;
+    const next = ticks.next().getTime();
+    if (next - previous < minutes * 60_000) return true;
+    previous = next;
+  }
+  return false;
+}
