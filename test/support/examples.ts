@@ -217,6 +217,7 @@ export const PLAN: Array<[string, Step?]> = [
   ['createCommunicationPlan'], ['listCommunicationPlans'], ['getCommunicationPlan'], ['updateCommunicationPlan'],
   ['createCommunicationTemplate'], ['listCommunicationTemplates'], ['getCommunicationTemplate'], ['renderCommunicationTemplate'], ['updateCommunicationTemplate'],
   ['createCommunication'], ['listCommunications'], ['getCommunication'], ['updateCommunication'],
+  ['getCommunicationLimits'], ['updateCommunicationLimits'],
   ['createWebhook'], ['listWebhooks'], ['getWebhook'], ['updateWebhook'], ['rotateWebhookSecret'],
   ['testWebhook', { saves: 'webhook_requests' }],
   ['listAutomationEvents'], ['listAdaptors'],
