@@ -12,7 +12,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { postJson } from './http';
+import { postJson, sendJson } from './http';
 import { procCpuMs } from './rss';
 import { seedContacts } from './seed';
 
@@ -145,6 +145,8 @@ export async function runPlanScenario(opts: {
       settings: { host: '127.0.0.1', port: sink.port, secure: false, from_address: 'bench@example.com' },
     });
     const segmentId = await postJson(`${base}/segments`, headers, { name: 'Everyone', type: 'FILTER', filters: {} });
+    // One tick mails every contact: more than the default hourly quota of e-mail (5,000).
+    await sendJson('PUT', `${base}/communication_limits`, headers, { quotas: [{ channel: 'EMAIL', per_hour: contacts + 1000, public_key_per_hour: 0 }] });
     const tick = (Math.floor(Date.now() / 1000) + opts.leadSeconds) * 1000;
     const backends = new BackendCpu(pool);
     await backends.sample(true);
