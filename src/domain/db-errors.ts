@@ -98,7 +98,7 @@ const TRANSIENT_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', '
 const TRANSIENT_NODE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
 const TRANSIENT_MESSAGE = /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection closed/i;
 
-function isTransient(err: unknown): boolean {
+export function isTransient(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const e = err as { code?: unknown; message?: unknown; meta?: Record<string, unknown>; cause?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';

@@ -3,6 +3,7 @@
 // An attempt already logged is not sent again, so a retried activity repeats nothing.
 import type { Db, Webhook, WebhookRequest } from '../../db/client';
 import type { OutboundConfig } from '../../outbound';
+import { isTransient } from '../db-errors';
 import { notFound } from '../errors';
 import { bodyOf } from './requests';
 import { openWebhook } from './sealed';
@@ -53,19 +54,41 @@ export async function attemptDelivery(db: Db, opts: { timeoutMs: number; config:
   const state: RequestState = result.error === null ? 'SUCCESS' : final ? 'FAILED' : 'PENDING';
   const responseBody = result.responseBody?.slice(0, RESPONSE_LIMIT) ?? null;
   const error = result.error?.slice(0, 1000) ?? null;
-  await db.$transaction([
-    db.webhookAttempt.upsert({
-      where: { requestId_attempt: { requestId, attempt }, organisationId },
-      create: { organisationId, requestId, attempt, startedAt: result.startedAt, durationMs: result.durationMs, statusCode: result.statusCode, responseBody, error },
-      update: {},
-    }),
-    db.webhookRequest.updateMany({
-      where: { organisationId, id: requestId, state: 'PENDING' },
-      data: { retries: attempt - 1, responseStatus: result.statusCode, responseBody, state, completedAt: state === 'PENDING' ? null : new Date() },
-    }),
-  ]);
+  await logAttempt(db, input, result, state, responseBody, error);
   return state;
 }
+
+/**
+ * The attempt and the request's new state, in one statement (no transaction slot to wait for).
+ * The request has left by now: a failure here would make the activity's retry send it again, so
+ * a busy database is waited for here, up to a minute, instead (issue 32: under load Prisma's
+ * 5 s transaction slot timed out after the POST, and receivers got the same webhook-id twice).
+ */
+async function logAttempt(db: Db, input: AttemptInput, result: SendResult, state: RequestState, responseBody: string | null, error: string | null): Promise<void> {
+  const { organisationId, requestId, attempt } = input;
+  const statement = () => db.$executeRaw`
+    WITH logged AS (
+      INSERT INTO webhook_attempts (organisation_id, request_id, attempt, started_at, duration_ms, status_code, response_body, error)
+      VALUES (${organisationId}::uuid, ${requestId}::uuid, ${attempt}, ${result.startedAt}, ${result.durationMs}, ${result.statusCode}, ${responseBody}, ${error})
+      ON CONFLICT (request_id, attempt) DO NOTHING
+    )
+    UPDATE webhook_requests
+       SET retries = ${attempt - 1}, response_status = ${result.statusCode}, response_body = ${responseBody}, state = ${state},
+           completed_at = ${state === 'PENDING' ? null : new Date()}, updated_at = now()
+     WHERE organisation_id = ${organisationId}::uuid AND id = ${requestId}::uuid AND state = 'PENDING'`;
+  const until = Date.now() + LOG_RETRY_MS;
+  for (let wait = 50; ; wait = Math.min(wait * 2, 2000)) {
+    try {
+      await statement();
+      return;
+    } catch (err) {
+      if (!isTransient(err) || Date.now() + wait > until) throw err;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
+const LOG_RETRY_MS = 60_000;
 
 function refusal(error: string): SendResult {
   return { startedAt: new Date(), durationMs: 0, statusCode: null, responseBody: null, error };
