@@ -75,6 +75,7 @@ export const configSchema = z.object({
   /** Failed sign-ins allowed before backoff, per username and per client address (docs/security.md "Sign-in and sessions"). */
   LOGIN_FAILURES_PER_USERNAME: z.coerce.number().int().min(1).max(1000).default(5),
   LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
+  REFRESH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RESPONSE_VALIDATION: bool.default(false),
   /** Whether this process runs the outbox dispatcher: automation fan-out and every workflow intent (docs/DEVELOPING.md "From a commit to a workflow"). */

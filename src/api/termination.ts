@@ -7,7 +7,7 @@ import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@tempor
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../domain/errors';
 import { ERROR_CODES, type ErrorCode } from '../domain/error-codes';
-import { planTermination } from '../domain/money/termination';
+import { claimTermination, planTermination } from '../domain/money/termination';
 import { recordIntent } from '../temporal/intents';
 import { terminationWorkflowId } from '../workflows/contracts';
 import { z } from 'zod';
@@ -86,7 +86,8 @@ export function accountLifeCycleRoute(deps: AppDeps): RouteDef {
     description:
       'ACTIVE ⇄ SUSPENDED; either → TERMINATED (final) with transfer_to_account_id: the account-termination workflow moves the receivable balance and every wallet ' +
       `to that account, cancels the wallets, then marks the account TERMINATED. The answer waits up to ${TERMINATION_WAIT_MS / 1000} s for it, else 503 while it completes on its own; ` +
-      'asking again joins the same workflow, and after it finished answers 200 without moving anything.',
+      'asking again joins the same workflow, and after it finished answers 200 without moving anything. One termination per account: while one into another target ' +
+      'can still complete, a request naming a different transfer_to_account_id is 409 TERMINATION_IN_PROGRESS (parallel requests included: one target wins).',
     params: idParams, body: lifeCycleBody, response: idResponse, errors: [404, 409, 503],
     example: { life_cycle_state: 'TERMINATED', transfer_to_account_id: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10' },
     // The refusals first, answered before anything is written; an account already TERMINATED needs no workflow.
@@ -94,7 +95,7 @@ export function accountLifeCycleRoute(deps: AppDeps): RouteDef {
       body.life_cycle_state === 'TERMINATED' ? { terminate: !(await planTermination(ctx.db, params.id, body.transfer_to_account_id)).done } : undefined,
     handler: async ({ ctx, params, body, prepared }) => {
       if (body.life_cycle_state !== 'TERMINATED') return moveAccount(ctx.db, actorOf(ctx), params.id, body.life_cycle_state);
-      if (prepared?.terminate) await recordTermination(ctx, params.id, body.transfer_to_account_id!);
+      if (prepared?.terminate && (await claimTermination(ctx.sql, params.id, body.transfer_to_account_id!))) await recordTermination(ctx, params.id, body.transfer_to_account_id!);
       return { id: params.id };
     },
     afterCommit: async ({ params, prepared }) => (prepared?.terminate ? awaitTermination(deps.workflows, params.id) : undefined),

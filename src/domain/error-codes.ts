@@ -48,6 +48,7 @@ export const ERROR_CODES = {
   WALLET_CANCELLED: { status: 409, area: 'Wallets', meaning: 'The wallet is cancelled: it takes no journal and no change.' },
   WALLET_SUSPENDED: { status: 409, area: 'Wallets', meaning: 'The wallet is suspended: it accepts credits only.' },
   ALREADY_VOID: { status: 409, area: 'Wallets', meaning: 'The wallet transaction is already void.' },
+  TERMINATION_IN_PROGRESS: { status: 409, area: 'Accounts', meaning: 'The account is being terminated into another account (transfer_to_account_id): one termination per account.' },
   ACCOUNT_TERMINATED: { status: 409, area: 'Accounts', meaning: 'The account is terminated: nothing about it or its wallets changes any more.' },
   ACCOUNT_SUSPENDED: { status: 409, area: 'Accounts', meaning: "The account is suspended: its wallets accept credits only." },
   PRIMARY_REQUIRED: { status: 409, area: 'Accounts', meaning: 'A contact keeps one primary account: make another one primary instead of unsetting it.' },

@@ -34,7 +34,7 @@ export function identityRoutes(deps: AppDeps & { onKeyRevoked: () => void }) {
   });
   const client = (ctx: RequestContext) => ({
     address: ctx.clientAddress,
-    limits: { perUsername: deps.config.LOGIN_FAILURES_PER_USERNAME, perAddress: deps.config.LOGIN_FAILURES_PER_ADDRESS },
+    limits: { perUsername: deps.config.LOGIN_FAILURES_PER_USERNAME, perAddress: deps.config.LOGIN_FAILURES_PER_ADDRESS, perRefreshAddress: deps.config.REFRESH_FAILURES_PER_ADDRESS },
   });
   return [
     route({
@@ -48,7 +48,7 @@ export function identityRoutes(deps: AppDeps & { onKeyRevoked: () => void }) {
     route({
       method: 'post', path: '/users/refresh', operationId: 'refreshToken', tag: 'Authentication', auth: 'none',
       summary: 'Exchange a refresh token for a new token pair',
-      description: 'Refresh tokens are single-use; presenting one twice invalidates all of the user\'s refresh tokens. Many invalid refresh tokens from one address are throttled like failed logins (429 with `Retry-After`).',
+      description: 'Refresh tokens are single-use; presenting one twice invalidates all of the user\'s refresh tokens. Invalid refresh tokens from one address are throttled like failed logins, after fewer of them (REFRESH_FAILURES_PER_ADDRESS, default 10; 429 with `Retry-After`); a refresh lock does not hold logins.',
       body: refreshBody, response: tokenResponse, errors: [401, 429],
       example: { refresh_token: 'rt_0123456789abcdef' },
       handler: ({ ctx, body }) => refresh(deps.database.prisma, body.refresh_token, tokens(), client(ctx)),

@@ -8,6 +8,12 @@ export interface ThrottleLimits {
   /** Failures allowed before backoff starts. */
   perUsername: number;
   perAddress: number;
+  /**
+   * Failed refreshes per address. A refresh has no username to count against, and a client only
+   * fails one by holding a stale token, so fewer are free than for logins (issue 31: 20 unknown
+   * tokens in a row went unthrottled under the address's 100).
+   */
+  perRefreshAddress: number;
 }
 
 /** Failures are forgotten after this long without one (counted from the end of the last lock). */
@@ -16,6 +22,9 @@ const WINDOW_SECONDS = 15 * 60;
 const MAX_LOCK_SECONDS = 15 * 60;
 
 export const usernameKey = (username: string) => `user:${username}`;
+
+/** Refreshes count on a key of their own: a locked refresh leaves logins from the address alone. */
+export const refreshKey = (address: string) => `refresh:${addressKey(address)}`;
 
 /**
  * IPv4 (and IPv4-mapped IPv6) by address; IPv6 by its /64, the block one subscriber gets, so
@@ -29,7 +38,8 @@ export function addressKey(address: string): string {
   return `ip:${[112n, 96n, 80n, 64n].map((s) => ((value >> s) & 0xffffn).toString(16)).join(':')}::/64`;
 }
 
-const free = (limits: ThrottleLimits) => Prisma.sql`(CASE WHEN t.key LIKE 'user:%' THEN ${limits.perUsername}::int ELSE ${limits.perAddress}::int END)`;
+const free = (limits: ThrottleLimits) =>
+  Prisma.sql`(CASE WHEN t.key LIKE 'user:%' THEN ${limits.perUsername}::int WHEN t.key LIKE 'refresh:%' THEN ${limits.perRefreshAddress}::int ELSE ${limits.perAddress}::int END)`;
 
 /**
  * Counts the attempt against every key before the password is checked: an attempt is a failure

@@ -4,7 +4,7 @@ import { newId } from '../ids';
 import { alreadyExists, invalidCredential, notFound } from '../errors';
 import { hashPassword, verifyPassword } from './passwords';
 import { ALL_SCOPES } from './scopes';
-import { addressKey, countAttempt, settleAttempt, usernameKey, type ThrottleLimits } from './throttle';
+import { addressKey, countAttempt, refreshKey, settleAttempt, usernameKey, type ThrottleLimits } from './throttle';
 import { newSecret, sha256, signAccessToken } from './tokens';
 
 export interface NewUser {
@@ -86,7 +86,7 @@ export async function login(db: Db, username: string, password: string, settings
  * refresh token of that user is invalidated.
  */
 export async function refresh(db: Db, refreshToken: string, settings: TokenSettings, client: SignInClient): Promise<TokenPair> {
-  const ipKey = addressKey(client.address);
+  const ipKey = refreshKey(client.address);
   await countAttempt(db, [ipKey], client.limits);
   const row = await db.refreshToken.findUnique({ where: { tokenHash: sha256(refreshToken) }, include: { user: true } });
   const revoked = row && row.sessionGeneration < row.user.sessionGeneration;

@@ -37,6 +37,32 @@ export async function planTermination(tx: Tx, accountId: string, targetId: strin
   return { done: false, walletIds: wallets.map((w) => w.id) };
 }
 
+/**
+ * In the request's transaction, before its intent: commits the account to this target. The
+ * UPDATE's row lock makes parallel requests wait for each other, and the one that comes second
+ * sees the first one's target: naming another is 409 TERMINATION_IN_PROGRESS (before issue 31
+ * four parallel requests to two targets all answered 200 while one target got the money). A
+ * target that can no longer be reached (terminated since, gone) frees the account for another.
+ * Answers false when the account was terminated into this target meanwhile (nothing to start).
+ */
+const CLAIM = `UPDATE accounts a SET terminating_to_account_id = $3::uuid, updated_at = now()
+WHERE a.organisation_id = $1 AND a.id = $2::uuid AND a.life_cycle_state <> 'TERMINATED'
+  AND (a.terminating_to_account_id IS NULL OR a.terminating_to_account_id = $3::uuid
+       OR NOT EXISTS (SELECT 1 FROM accounts t WHERE t.organisation_id = $1 AND t.id = a.terminating_to_account_id AND t.life_cycle_state <> 'TERMINATED'))
+RETURNING a.id`;
+const CLAIMED = `SELECT life_cycle_state, terminated_to_account_id, terminating_to_account_id FROM accounts WHERE organisation_id = $1 AND id = $2::uuid`;
+
+export async function claimTermination(sql: OrgSql, accountId: string, targetId: string): Promise<boolean> {
+  if ((await sql.rows(CLAIM, [accountId, targetId])).length) return true;
+  const [account] = await sql.rows<{ life_cycle_state: string; terminated_to_account_id: string | null; terminating_to_account_id: string | null }>(CLAIMED, [accountId]);
+  if (!account) throw notFound('Account');
+  if (account.life_cycle_state === 'TERMINATED') {
+    if (account.terminated_to_account_id === targetId) return false;
+    throw conflict('ACCOUNT_TERMINATED', 'The account is already terminated', 'life_cycle_state');
+  }
+  throw conflict('TERMINATION_IN_PROGRESS', `transfer_to_account_id: the account is being terminated into account ${account.terminating_to_account_id}`, 'transfer_to_account_id');
+}
+
 export async function moveReceivable(sql: OrgSql, actor: AuditActor, accountId: string, targetId: string): Promise<string> {
   return (await transferReceivable(sql, actor, accountId, targetId, `termination:${accountId}:account`)).toFixed();
 }
