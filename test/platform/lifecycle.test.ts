@@ -40,7 +40,7 @@ describe('service life cycle', () => {
     expect(list.body.content.map((k: { id: string }) => k.id)).toContain(created.body.id);
     expect(existsSync(credentialsFile) ? readFileSync(credentialsFile, 'utf8') : '').toBe(credentialsBefore);
     expect(service.output()).not.toMatch(/First start/);
-  });
+  }, 180_000); // three starts of a whole service, one of them waiting for the lock
 
   it('finishes an in-flight request on SIGTERM, then exits', async () => {
     if (!service) throw new Error('previous test did not start the service');
