@@ -15,6 +15,8 @@ import { launchChromium } from './browser';
  * workflows. The first run builds the UI (cached in .data/temporal-ui, like `npm start`'s).
  */
 const ROOT = path.resolve(__dirname, '..');
+/** The server's door (docs/security.md "The engine's door"): the UI signs in with it and passes it on. */
+const API_KEY = 'e2e-temporal-ui-key-0123456789abcdef';
 const ARTIFACTS = path.join(__dirname, 'artifacts');
 const TASK_QUEUE = 'e2e-ui';
 const BUILD_TIMEOUT_MS = 20 * 60_000;
@@ -36,17 +38,17 @@ describe('Temporal UI in a browser', () => {
     } catch {
       /* installed by another file in this process */
     }
-    server = await startTemporalServer({ port: 0, httpPort: 0 });
+    server = await startTemporalServer({ port: 0, httpPort: 0, apiKey: API_KEY });
     ui = await startTemporalUi({
-      host: '127.0.0.1', port: 0, apiAddress: server.httpAddress!, cacheDir: path.join(ROOT, '.data/temporal-ui'),
+      host: '127.0.0.1', port: 0, apiAddress: server.httpAddress!, apiKey: API_KEY, cacheDir: path.join(ROOT, '.data/temporal-ui'),
       log: (level, msg, fields) => process.stderr.write(`temporal-ui ${level}: ${msg} ${JSON.stringify(fields ?? {})}\n`),
     });
-    const connection = await Connection.connect({ address: server.address });
+    const connection = await Connection.connect({ address: server.address, apiKey: API_KEY, tls: false });
     // As the service does at start: a Temporal server knows no custom attribute until registered.
     await registerSearchAttributes(connection, 'default', createLogger('warn'));
     client = new Client({ connection });
     worker = await Worker.create({
-      connection: await NativeConnection.connect({ address: server.address }),
+      connection: await NativeConnection.connect({ address: server.address, apiKey: API_KEY, tls: false }),
       taskQueue: TASK_QUEUE,
       workflowsPath: require.resolve('./temporal-ui-workflows'),
       activities: { greet: async (name: string) => `Hello, ${name}` },
@@ -101,8 +103,14 @@ describe('Temporal UI in a browser', () => {
     await expect(page.getByText('Child Workflow ID', { exact: true }).count()).resolves.toBe(0);
   };
 
-  it('lists the workflows with their states', async () => {
+  it('lets in only a browser signed in with the key, then lists the workflows with their states', async () => {
     await page.goto(ui.url);
+    await page.getByRole('heading', { name: 'Sign in to the Temporal UI' }).waitFor();
+    await page.getByLabel('Key').fill('not the key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'not the key' }).waitFor();
+    await page.getByLabel('Key').fill(API_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/namespaces/default/workflows');
     for (const id of ['e2e-completed', 'e2e-failed', 'e2e-running', 'e2e-parent', 'e2e-parent-child']) await workflowLink(id).waitFor();
     // The counts come from CountWorkflowExecutions GROUP BY ExecutionStatus.

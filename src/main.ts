@@ -3,6 +3,7 @@ import { startTemporalUi, type TemporalUi } from '../temporal/ui-server';
 import { loadConfigOrExit, type Config } from './config';
 import { createLogger, type Logger } from './log';
 import { registerOwnListener } from './outbound';
+import { EMBEDDED_KEY_FILE } from './temporal/connection';
 import { startService } from './service';
 
 /** `npm start`: the service on the embedded default, or on whatever the environment names. */
@@ -11,7 +12,11 @@ async function main() {
   const log = createLogger(config.LOG_LEVEL);
   const service = await startService(config, log);
   process.stdout.write(`Back-office API listening on ${service.url}\nTemporal frontend at ${service.temporalAddress}\n`);
-  const ui = service.temporalHttpAddress ? await startUi(config, log, service.temporalHttpAddress) : undefined;
+  if (service.temporalApiKey) {
+    const where = config.TEMPORAL_API_KEY ? 'TEMPORAL_API_KEY' : path.join(config.dataDir, EMBEDDED_KEY_FILE);
+    process.stdout.write(`Temporal frontend and UI take the API key in ${where}\n`);
+  }
+  const ui = service.temporalHttpAddress && service.temporalApiKey ? await startUi(config, log, service.temporalHttpAddress, service.temporalApiKey) : undefined;
   if (ui) {
     registerOwnListener(new URL(ui.url).port);
     process.stdout.write(`Temporal UI: ${ui.url}\n`);
@@ -40,12 +45,13 @@ async function main() {
  * minutes, in the background) must not delay the API. An operator's convenience: when its port is
  * taken the service runs without it.
  */
-async function startUi(config: Config, log: Logger, apiAddress: string): Promise<TemporalUi | undefined> {
+async function startUi(config: Config, log: Logger, apiAddress: string, apiKey: string): Promise<TemporalUi | undefined> {
   try {
     return await startTemporalUi({
       host: config.TEMPORAL_UI_HOST,
       port: config.TEMPORAL_UI_PORT!,
       apiAddress,
+      apiKey,
       cacheDir: path.join(config.dataDir, 'temporal-ui'),
       log: (level, msg, fields) => log[level]({ ...fields }, msg),
     });

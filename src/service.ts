@@ -23,6 +23,8 @@ export interface RunningService {
   temporalAddress: string;
   /** The embedded Temporal server's HTTP API, for the Temporal UI (src/main.ts). */
   temporalHttpAddress?: string;
+  /** The embedded Temporal server's API key (its door): the Temporal UI server passes it on. */
+  temporalApiKey?: string;
   /** The Temporal CLI dev server's own Web UI (TEMPORAL_SERVER=cli). */
   temporalUiUrl?: string;
   credentials: BootstrapCredentials | null;
@@ -127,7 +129,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     registerOwnListener(port);
     const url = `https://localhost:${port}/backoffice/v1`;
     log.info({ url, certificate: tls.source, temporal: running.address }, 'listening');
-    return { url, databaseUrl, temporalAddress: running.address, temporalHttpAddress: running.httpAddress, temporalUiUrl: running.uiUrl, credentials, close };
+    return { url, databaseUrl, temporalAddress: running.address, temporalHttpAddress: running.httpAddress, temporalApiKey: running.apiKey, temporalUiUrl: running.uiUrl, credentials, close };
   } catch (err) {
     if (!temporal) await (await temporalStarting.catch(() => undefined))?.close();
     await close();

@@ -4,7 +4,13 @@
  * app's router takes it from there) and passes `/api/...` to the embedded server's HTTP API, so
  * the app calls its own origin. Until the build is done it answers a page saying so; a failed
  * build answers a page saying why.
+ *
+ * The door (docs/temporal-ui.md "Signing in"): the embedded server takes only callers holding its
+ * API key, and so does this server. A browser signs in once with the key (the file
+ * DATA_DIR/temporal-api-key) and gets a session cookie derived from it; every `/api/...` call it
+ * makes is passed on with the key added. Without the cookie: the sign-in page, or 401 for `/api`.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +24,8 @@ export interface TemporalUiOptions {
   port: number;
   /** 'host:port' of the embedded server's HTTP API. */
   apiAddress: string;
+  /** The embedded server's API key: what a browser signs in with, and what `/api` calls carry on. */
+  apiKey: string;
   /** Where built apps are kept (one directory per version of the sources). */
   cacheDir: string;
   log: (level: 'info' | 'warn' | 'error', msg: string, fields?: object) => void;
@@ -57,6 +65,11 @@ export async function startTemporalUi(opts: TemporalUiOptions): Promise<Temporal
     res.setHeader('X-Frame-Options', 'DENY');
     if (!hostAllowed(req.headers.host, opts.host)) return page(res, 403, 'Host not allowed', 'Open the UI by its loopback address.');
     const url = req.url ?? '/';
+    if (url === SIGN_IN || url.startsWith(`${SIGN_IN}?`)) return void signIn(req, res);
+    if (!signedIn(req)) {
+      if (url === '/api' || url.startsWith('/api/')) return json(res, 401, { code: 16, message: 'Sign in to the Temporal UI first', details: [] });
+      return signInPage(res, 401, url, '');
+    }
     if (url === '/api' || url.startsWith('/api/')) return proxy(req, res, url);
     if (req.method !== 'GET' && req.method !== 'HEAD') return page(res, 405, 'Method not allowed', '');
     if (state.state === 'building') {
@@ -69,14 +82,37 @@ export async function startTemporalUi(opts: TemporalUiOptions): Promise<Temporal
     serveFile(state.dir, url, req, res);
   });
 
+  const session = createHmac('sha256', opts.apiKey).update('temporal-ui-session').digest('base64url');
+  const sessionCookie = `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`;
+
+  function signedIn(req: http.IncomingMessage): boolean {
+    const got = cookieValue(req.headers.cookie, COOKIE);
+    return got !== undefined && got.length === session.length && timingSafeEqual(Buffer.from(got), Buffer.from(session));
+  }
+
+  /** POST: the key from the form; right, a session cookie and back to where the browser was going. */
+  async function signIn(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return signInPage(res, 200, '/', '');
+    const origin = req.headers.origin;
+    if (origin && !sameOrigin(origin, req.headers.host)) return page(res, 403, 'Origin not allowed', '');
+    const form = new URLSearchParams(await readSmallBody(req));
+    const next = safeNext(form.get('next'));
+    const key = Buffer.from(form.get('key') ?? '');
+    const expected = Buffer.from(opts.apiKey);
+    if (key.length !== expected.length || !timingSafeEqual(key, expected)) return signInPage(res, 401, next, 'That is not the key.');
+    res.writeHead(303, { 'Set-Cookie': sessionCookie, Location: next, 'Cache-Control': 'no-store' }).end();
+  }
+
   /** Same origin only for writes: the API's own CORS check would refuse a non-loopback UI host. */
   function proxy(req: http.IncomingMessage, res: http.ServerResponse, url: string): void {
     const origin = req.headers.origin;
     if (origin && req.method !== 'GET' && req.method !== 'HEAD' && !sameOrigin(origin, req.headers.host)) {
       return json(res, 403, { code: 7, message: 'Origin not allowed', details: [] });
     }
-    const headers = { ...req.headers, host: opts.apiAddress };
+    // The browser's cookie stays here; the API gets the key instead.
+    const headers = { ...req.headers, host: opts.apiAddress, authorization: `Bearer ${opts.apiKey}` };
     delete headers.origin;
+    delete headers.cookie;
     const upstream = http.request({ host: apiHost, port: apiPort, method: req.method, path: url, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -147,6 +183,47 @@ function serveFile(dir: string, url: string, req: http.IncomingMessage, res: htt
   });
   if (req.method === 'HEAD') res.end();
   else fs.createReadStream(target).pipe(res);
+}
+
+const SIGN_IN = '/_signin';
+const COOKIE = 'temporal_ui_session';
+
+function signInPage(res: http.ServerResponse, status: number, next: string, problem: string): void {
+  const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in to the Temporal UI</title></head>' +
+      '<body style="font-family: sans-serif; margin: 3rem"><h1>Sign in to the Temporal UI</h1>' +
+      '<p>The key is in the file <code>temporal-api-key</code> of the service\'s data directory (readable by the service\'s user only).</p>' +
+      (problem ? `<p role="alert">${escape(problem)}</p>` : '') +
+      `<form method="post" action="${SIGN_IN}"><input type="hidden" name="next" value="${escape(next)}">` +
+      '<label>Key <input type="password" name="key" autocomplete="current-password" required></label> <button type="submit">Sign in</button></form></body></html>',
+  );
+}
+
+/** Only a path of this server: never `//elsewhere` or a URL. */
+function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return v.join('=');
+  }
+  return undefined;
+}
+
+/** A sign-in form: a few hundred bytes; more is cut off, not buffered. */
+function readSmallBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => {
+      if (body.length < 4096) body += c;
+    });
+    req.on('end', () => resolve(body.slice(0, 4096)));
+    req.on('error', reject);
+  });
 }
 
 function isFile(file: string): boolean {

@@ -7,8 +7,8 @@ import { Money } from '../domain/money';
 import { EXPIRED_LOTS, expireLot } from '../domain/money/ledger/expiry';
 import { creditTopup, planTopup, type TopupPlan } from '../domain/money/ledger/topup';
 import { GatewayUnavailable, type ChargeResult, type PaymentGateway } from '../payments/gateway';
-import { checkIds } from './ownership';
-import type { TopupInput } from '../workflows/contracts';
+import { checkIds, intended, notRequested } from './ownership';
+import { topupWorkflowId, type TopupInput } from '../workflows/contracts';
 import { inOrgTransaction } from './transaction';
 import type { OrgSql } from '../db/sql';
 
@@ -35,13 +35,24 @@ export function ledgerActivities(db: Db) {
 
 /** Auto top-up steps (docs/money.md "Auto top-up"); the gateway is outside the service. */
 export function topupActivities(db: Db, gateway: PaymentGateway) {
-  const inOrg = <T>(organisationId: string, fn: (sql: OrgSql) => Promise<T>) => inOrgTransaction(db, organisationId, (_tx, sql) => fn(sql));
+  /**
+   * In the organisation, once the debit's intent is found: a top-up acts only for a debit that
+   * asked for one (the intent commits with it), whoever started the workflow. An intent is kept
+   * RETENTION_OUTBOX_DAYS after it started the run; a restart later than that charges nothing.
+   */
+  const forDebit = <T>(input: TopupInput, fn: (sql: OrgSql) => Promise<T>) => {
+    checkIds({ organisationId: input.organisationId, causeId: input.causeId });
+    return inOrgTransaction(db, input.organisationId, async (_tx, sql) => {
+      if (!(await intended(sql, topupWorkflowId(input.causeId), 'walletTopupWorkflow'))) throw notRequested(`a top-up for debit ${input.causeId}`);
+      return fn(sql);
+    });
+  };
   return {
     async planTopup(input: TopupInput): Promise<TopupPlan | null> {
-      checkIds({ organisationId: input.organisationId, causeId: input.causeId });
-      return inOrg(input.organisationId, (sql) => planTopup(sql, input.causeId));
+      return forDebit(input, (sql) => planTopup(sql, input.causeId));
     },
     async chargeTopup(input: TopupInput & { amount: string; currencyCode: string; paymentMethod: string; paymentMethodId: string | null }): Promise<ChargeResult> {
+      await forDebit(input, async () => undefined);
       try {
         return await gateway.charge({ key: `topup:${input.causeId}`, amount: input.amount, currencyCode: input.currencyCode, paymentMethod: input.paymentMethod, paymentMethodId: input.paymentMethodId });
       } catch (err) {
@@ -51,7 +62,7 @@ export function topupActivities(db: Db, gateway: PaymentGateway) {
       }
     },
     async creditTopup(input: TopupInput & { walletId: string; amount: string; chargeId: string }): Promise<void> {
-      await inOrg(input.organisationId, (sql) =>
+      await forDebit(input, (sql) =>
         creditTopup(sql, system(input.organisationId, 'auto-topup'), input.causeId, input.walletId, new Money(input.amount), input.chargeId),
       );
     },

@@ -3,7 +3,7 @@
 // in its transaction (src/temporal/intents.ts), and once that committed waits a bounded time for
 // the run the outbox dispatcher starts (or the one already running: the same workflow id).
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../domain/errors';
 import { ERROR_CODES, type ErrorCode } from '../domain/error-codes';
@@ -54,11 +54,22 @@ export async function awaitTermination(client: Client, accountId: string): Promi
       if (err instanceof WorkflowFailedError && (err.cause instanceof TerminatedFailure || err.cause instanceof CancelledFailure)) {
         throw new AppError('UNAVAILABLE', `The termination was interrupted (workflow ${workflowId}); it is resumed and completes on its own`);
       }
+      // A forged run on this id, refused before the intent's run started: that one follows.
+      if (err instanceof WorkflowFailedError && refusalType(err) === 'NOT_REQUESTED') {
+        await sleep(NOT_STARTED_POLL_MS);
+        continue;
+      }
       throw refusalOf(err) ?? err;
     } finally {
       clearTimeout(timer);
     }
   }
+}
+
+/** The type of the ApplicationFailure that ended the run, raised by the workflow or by an activity. */
+function refusalType(err: WorkflowFailedError): string | undefined {
+  const cause = err.cause instanceof ActivityFailure ? err.cause.cause : err.cause;
+  return cause instanceof ApplicationFailure ? cause.type ?? undefined : undefined;
 }
 
 /** A refusal raised inside the workflow comes back as the same API error. */

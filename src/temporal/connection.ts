@@ -1,8 +1,12 @@
 // How the service reaches a Temporal cluster securely (docs/security.md "Workflows and personal
 // data"): TLS with the cluster's CA, mTLS with a client pair, an API key (Temporal Cloud). Anyone
 // who reaches the frontend can start, signal and terminate the service's workflows, so at scale
-// the endpoint must authenticate its callers. The embedded server speaks plain gRPC on loopback.
+// the endpoint must authenticate its callers. The embedded server speaks plain gRPC on loopback
+// and takes only callers holding its API key (temporal/server/credential.ts): the same
+// TEMPORAL_API_KEY, or the key made at its first start in DATA_DIR/temporal-api-key.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadOrCreateApiKey } from '../../temporal/server/credential';
 import type { TLSConfig } from '@temporalio/client';
 import { z } from 'zod';
 import type { Config } from '../config';
@@ -33,41 +37,66 @@ export const temporalSecurityShape = {
   TEMPORAL_TLS_CERT_FILE: pemFile('certificate', CERTIFICATE).optional(),
   TEMPORAL_TLS_KEY_FILE: pemFile('private key', PRIVATE_KEY).optional(),
   TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
-  /** Sent as `Authorization: Bearer`, only over TLS. A secret: never logged, never in a message. */
-  TEMPORAL_API_KEY: z.string().min(1).optional(),
+  /**
+   * Sent as `Authorization: Bearer`: over TLS, or in the clear only to a loopback address (the
+   * embedded server of another process). Without TEMPORAL_ADDRESS: the embedded server's key.
+   * A secret: never logged, never in a message.
+   */
+  TEMPORAL_API_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
 };
 
 type Security = z.output<z.ZodObject<typeof temporalSecurityShape>> & { TEMPORAL_ADDRESS?: string };
 
 /** What no single variable shows: the first problem, or null. */
-export function temporalSecurityProblem(c: Security): string | null {
+export function temporalSecurityProblem(c: Security & { TEMPORAL_SERVER?: string }): string | null {
   const tlsNames = (['TEMPORAL_TLS_CA_FILE', 'TEMPORAL_TLS_CERT_FILE', 'TEMPORAL_TLS_KEY_FILE', 'TEMPORAL_TLS_SERVER_NAME'] as const).filter((k) => c[k] !== undefined);
-  const named = [...(c.TEMPORAL_TLS !== undefined ? ['TEMPORAL_TLS'] : []), ...tlsNames, ...(c.TEMPORAL_API_KEY !== undefined ? ['TEMPORAL_API_KEY'] : [])];
+  const named = [...(c.TEMPORAL_TLS !== undefined ? ['TEMPORAL_TLS'] : []), ...tlsNames];
   if (named.length && !c.TEMPORAL_ADDRESS) {
     return `${named[0]} applies to TEMPORAL_ADDRESS (a Temporal cluster); the embedded Temporal server speaks no TLS`;
+  }
+  if (c.TEMPORAL_API_KEY !== undefined && !c.TEMPORAL_ADDRESS && c.TEMPORAL_SERVER === 'cli') {
+    return 'TEMPORAL_API_KEY: the Temporal CLI\'s dev server (TEMPORAL_SERVER=cli) takes no API key';
   }
   if ((c.TEMPORAL_TLS_CERT_FILE === undefined) !== (c.TEMPORAL_TLS_KEY_FILE === undefined)) {
     return 'TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE must be set together (mTLS)';
   }
-  if (c.TEMPORAL_TLS === false && c.TEMPORAL_API_KEY !== undefined) return 'TEMPORAL_API_KEY is sent only over TLS: TEMPORAL_TLS must not be false';
+  if (c.TEMPORAL_TLS === false && c.TEMPORAL_API_KEY !== undefined && c.TEMPORAL_ADDRESS && !isLoopback(c.TEMPORAL_ADDRESS)) {
+    return 'TEMPORAL_API_KEY is sent in the clear only to a loopback address: TEMPORAL_TLS must not be false';
+  }
   if (c.TEMPORAL_TLS === false && tlsNames.length) return `TEMPORAL_TLS is false but ${tlsNames[0]} is set`;
   return null;
 }
 
+export function isLoopback(address: string): boolean {
+  const host = address.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
 export interface TemporalConnectionOptions {
-  tls?: TLSConfig;
+  /** false: plain gRPC even with an API key (the SDK would turn TLS on for one). */
+  tls?: TLSConfig | false;
   apiKey?: string;
 }
 
-/** The `tls` and `apiKey` options of Connection.connect (client) and NativeConnection.connect (worker). */
-export function temporalConnectionOptions(config: Pick<Config, keyof typeof temporalSecurityShape>): TemporalConnectionOptions {
-  const on = config.TEMPORAL_TLS ?? Boolean(config.TEMPORAL_TLS_CA_FILE || config.TEMPORAL_TLS_CERT_FILE || config.TEMPORAL_TLS_SERVER_NAME || config.TEMPORAL_API_KEY);
-  if (!on) return {};
+/** The `tls` and `apiKey` options of Connection.connect (client) and NativeConnection.connect (worker) to TEMPORAL_ADDRESS. */
+export function temporalConnectionOptions(config: Pick<Config, keyof typeof temporalSecurityShape | 'TEMPORAL_ADDRESS'>): TemporalConnectionOptions {
+  const key = config.TEMPORAL_API_KEY ? { apiKey: config.TEMPORAL_API_KEY } : {};
+  const tlsFiles = Boolean(config.TEMPORAL_TLS_CA_FILE || config.TEMPORAL_TLS_CERT_FILE || config.TEMPORAL_TLS_SERVER_NAME);
+  // An API key alone means TLS, except to a loopback address: the embedded server of another process.
+  const on = config.TEMPORAL_TLS ?? (tlsFiles || (Boolean(config.TEMPORAL_API_KEY) && !isLoopback(config.TEMPORAL_ADDRESS ?? '')));
+  if (!on) return config.TEMPORAL_API_KEY ? { tls: false, ...key } : {};
   const tls: TLSConfig = {};
   if (config.TEMPORAL_TLS_CA_FILE) tls.serverRootCACertificate = readFileSync(config.TEMPORAL_TLS_CA_FILE);
   if (config.TEMPORAL_TLS_CERT_FILE && config.TEMPORAL_TLS_KEY_FILE) {
     tls.clientCertPair = { crt: readFileSync(config.TEMPORAL_TLS_CERT_FILE), key: readFileSync(config.TEMPORAL_TLS_KEY_FILE) };
   }
   if (config.TEMPORAL_TLS_SERVER_NAME) tls.serverNameOverride = config.TEMPORAL_TLS_SERVER_NAME;
-  return { tls, ...(config.TEMPORAL_API_KEY ? { apiKey: config.TEMPORAL_API_KEY } : {}) };
+  return { tls, ...key };
 }
+
+/** The embedded server's key: TEMPORAL_API_KEY, else the one made at the first start in the data directory (0600). */
+export function embeddedApiKey(config: Pick<Config, 'TEMPORAL_API_KEY' | 'dataDir'>): string {
+  return config.TEMPORAL_API_KEY ?? loadOrCreateApiKey(path.join(config.dataDir, EMBEDDED_KEY_FILE));
+}
+
+export const EMBEDDED_KEY_FILE = 'temporal-api-key';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../config';
 import { registerSearchAttributes } from './search-attributes';
-import { temporalConnectionOptions } from './connection';
+import { embeddedApiKey, temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
 import type { Db } from '../db/client';
 import type { Logger } from '../log';
 import { startTemporalCliServer } from './cli-server';
@@ -13,6 +13,8 @@ export interface TemporalHandle {
   address: string;
   /** 'host:port' of the embedded server's HTTP API: there when the Temporal UI is on (TEMPORAL_UI_PORT). */
   httpAddress?: string;
+  /** The embedded server's API key: what the Temporal UI server passes on (none for other servers). */
+  apiKey?: string;
   /** The Web UI of the Temporal CLI's dev server (TEMPORAL_SERVER=cli), which serves its own. */
   uiUrl?: string;
   /** host:port of every listener of the server this process started (none with TEMPORAL_ADDRESS). */
@@ -52,8 +54,8 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
   const own = config.TEMPORAL_ADDRESS ? undefined : await startOwnServer(config, log);
   if (own) closers.push(own.close);
   const address = config.TEMPORAL_ADDRESS ?? own!.address;
-  // TLS and API key only reach a cluster: the configuration refuses them without TEMPORAL_ADDRESS.
-  const security = temporalConnectionOptions(config);
+  // A cluster: its TLS and API key. The embedded server: its key, in the clear on loopback.
+  const security = own ? own.security : temporalConnectionOptions(config);
   let connection: Connection;
   try {
     connection = await Connection.connect({ address, ...security });
@@ -69,6 +71,7 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
   return {
     address,
     httpAddress: own?.httpAddress,
+    apiKey: own?.apiKey,
     uiUrl: own?.uiUrl,
     ownAddresses: own?.ownAddresses ?? [],
     connection,
@@ -92,7 +95,11 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
   };
 }
 
-type OwnServer = Pick<TemporalHandle, 'address' | 'httpAddress' | 'uiUrl' | 'ownAddresses'> & { failed?: Promise<Error>; close(): Promise<void> };
+type OwnServer = Pick<TemporalHandle, 'address' | 'httpAddress' | 'uiUrl' | 'ownAddresses' | 'apiKey'> & {
+  security: TemporalConnectionOptions;
+  failed?: Promise<Error>;
+  close(): Promise<void>;
+};
 
 /** The server TEMPORAL_SERVER names, on 127.0.0.1 and the configured ports. */
 async function startOwnServer(config: Config, log: Logger): Promise<OwnServer> {
@@ -109,11 +116,14 @@ async function startOwnServer(config: Config, log: Logger): Promise<OwnServer> {
       log: (level, msg, fields) => log[level]({ ...fields }, msg),
     });
     const ui = cli.uiUrl ? [new URL(cli.uiUrl).host] : [];
-    return { address: cli.address, uiUrl: cli.uiUrl, ownAddresses: [cli.address, cli.httpAddress, ...ui], close: cli.stop };
+    // The CLI's dev server has no door (docs/temporal.md): a tool for tests and development.
+    return { address: cli.address, uiUrl: cli.uiUrl, ownAddresses: [cli.address, cli.httpAddress, ...ui], security: {}, close: cli.stop };
   }
   // In a worker thread of this process (embedded-server.ts); its log lines come back to `log`.
+  const apiKey = embeddedApiKey(config);
   const server = await startEmbeddedServer(
     {
+      apiKey,
       host: '127.0.0.1',
       port: config.TEMPORAL_EMBEDDED_PORT,
       // Only the UI reads it (same origin, through the UI server): any free loopback port.
@@ -124,5 +134,8 @@ async function startOwnServer(config: Config, log: Logger): Promise<OwnServer> {
   );
   log.info({ address: server.address }, 'embedded Temporal server started');
   const ownAddresses = [server.address, ...(server.httpAddress ? [server.httpAddress] : [])];
-  return { address: server.address, httpAddress: server.httpAddress, ownAddresses, failed: server.failed, close: () => server.close() };
+  return {
+    address: server.address, httpAddress: server.httpAddress, ownAddresses, apiKey,
+    security: { apiKey, tls: false }, failed: server.failed, close: () => server.close(),
+  };
 }

@@ -10,13 +10,13 @@ import { keepAlive } from '../activities/keep-alive';
 import { ConfigError, loadConfigOrExit } from '../config';
 import { createLogger } from '../log';
 import { openWorkerDeps } from './worker-deps';
-import { temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
+import { embeddedApiKey, isLoopback, temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 export interface StartWorkerOptions {
   /** host:port of the Temporal frontend. */
   address: string;
-  /** TLS and API key of a cluster (src/temporal/connection.ts); none for the embedded server. */
+  /** TLS and API key (src/temporal/connection.ts); the embedded server: its key, no TLS. */
   tls?: TemporalConnectionOptions['tls'];
   apiKey?: string;
   namespace?: string;
@@ -45,7 +45,7 @@ export interface RunningWorker {
 export async function startWorker(opts: StartWorkerOptions): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({
     address: opts.address,
-    ...(opts.tls ? { tls: opts.tls } : {}),
+    ...(opts.tls !== undefined ? { tls: opts.tls } : {}),
     ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
     // The SDK gzips every request by default; over loopback (the embedded server) that only costs CPU.
     ...(isLoopback(opts.address) ? { grpcCompression: { codec: 'none' as const } } : {}),
@@ -82,11 +82,6 @@ export async function startWorker(opts: StartWorkerOptions): Promise<RunningWork
   return { worker, connection, done, shutdown };
 }
 
-function isLoopback(address: string): boolean {
-  const host = address.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
-}
-
 async function main(): Promise<void> {
   const config = loadConfigOrExit((c) => {
     if (!c.TEMPORAL_ADDRESS && c.TEMPORAL_EMBEDDED_PORT === 0) {
@@ -101,7 +96,8 @@ async function main(): Promise<void> {
   try {
     const running = await startWorker({
       address,
-      ...temporalConnectionOptions(config),
+      // The embedded server's key sits in the data directory the service shares with this worker.
+      ...(config.TEMPORAL_ADDRESS ? temporalConnectionOptions(config) : { apiKey: embeddedApiKey(config), tls: false as const }),
       namespace,
       taskQueue,
       activities: createActivities(resources.deps),

@@ -23,6 +23,7 @@ import { snapshotRecords } from './store/snapshot';
 import { startHttpApi, HttpApi } from './http/server';
 import { Schedules } from './schedules/scheduler';
 import { scheduleHandlers } from './grpc/schedules';
+import { bearerCheck } from './credential';
 
 export interface TemporalServerOptions {
   host?: string;
@@ -32,6 +33,11 @@ export interface TemporalServerOptions {
   /** Port of the HTTP API (Temporal's `/api/v1/...` routes, on `host`); unset = no HTTP API, 0 = random. */
   httpPort?: number;
   logger?: (level: string, msg: string, fields?: object) => void;
+  /**
+   * Every call must carry `Authorization: Bearer <apiKey>` (credential.ts), else UNAUTHENTICATED
+   * (HTTP 401). Unset: no door (the conformance tests; never the service's own server).
+   */
+  apiKey?: string;
 }
 
 export interface TemporalServer {
@@ -79,7 +85,8 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
     [WORKFLOW_SERVICE]: { ...workflowHandlers(engine), ...workerHandlers(engine), ...read, ...scheduleHandlers(engine, schedules, read.CountWorkflowExecutions) },
     [OPERATOR_SERVICE]: operatorHandlers(engine),
   };
-  addServices(server, services, log);
+  const authorised = opts.apiKey === undefined ? () => true : bearerCheck(opts.apiKey);
+  addServices(server, services, log, authorised);
   let port: number;
   let httpApi: HttpApi | undefined;
   try {
@@ -88,7 +95,7 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
         err ? reject(err) : resolve(p),
       ),
     );
-    if (opts.httpPort !== undefined) httpApi = await startHttpApi({ host, port: opts.httpPort, services, log });
+    if (opts.httpPort !== undefined) httpApi = await startHttpApi({ host, port: opts.httpPort, services, log, authorised });
   } catch (e) {
     server.forceShutdown();
     await engine.shutdown();

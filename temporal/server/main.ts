@@ -3,10 +3,13 @@
  * HTTP API on 7243 (TEMPORAL_HTTP_PORT; `off` to disable; 7243 is a Temporal server's default
  * HTTP port) and its data in DATA_DIR/temporal (default ./.data/temporal), and the Temporal Web UI
  * on 127.0.0.1:8233 (TEMPORAL_UI_PORT, `off` to disable; TEMPORAL_UI_HOST), built on first use
- * into DATA_DIR/temporal-ui. Stops cleanly on SIGINT/SIGTERM.
+ * into DATA_DIR/temporal-ui. Stops cleanly on SIGINT/SIGTERM. Callers send the API key
+ * (TEMPORAL_API_KEY, else the one made in DATA_DIR/temporal-api-key, as the service does).
  */
+import { mkdirSync } from 'fs';
 import * as path from 'path';
 import { startTemporalServer } from './index';
+import { loadOrCreateApiKey } from './credential';
 import { startTemporalUi } from '../ui-server';
 
 async function main(): Promise<void> {
@@ -15,6 +18,8 @@ async function main(): Promise<void> {
   const httpPort = portOrOff('TEMPORAL_HTTP_PORT', '7243');
   const uiPort = portOrOff('TEMPORAL_UI_PORT', '8233');
   const dataDir = path.join(process.env.DATA_DIR ?? './.data', 'temporal');
+  const keyFile = path.join(process.env.DATA_DIR ?? './.data', 'temporal-api-key');
+  const apiKey = process.env.TEMPORAL_API_KEY ?? (mkdirSync(path.dirname(keyFile), { recursive: true, mode: 0o700 }), loadOrCreateApiKey(keyFile));
   const logger = (level: string, msg: string, fields?: object) => {
     const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
     if (level === 'error' || level === 'warn') console.error(line);
@@ -26,7 +31,9 @@ async function main(): Promise<void> {
     httpPort,
     dataDir,
     logger,
+    apiKey,
   });
+  console.log(`Callers send the API key in ${process.env.TEMPORAL_API_KEY ? 'TEMPORAL_API_KEY' : keyFile}`);
   if (server.httpAddress) console.log(`Temporal HTTP API: http://${server.httpAddress}/api/v1/namespaces`);
   // The UI is a convenience: when its port is taken the server runs without it.
   const ui =
@@ -35,6 +42,7 @@ async function main(): Promise<void> {
           host: process.env.TEMPORAL_UI_HOST ?? '127.0.0.1',
           port: uiPort,
           apiAddress: server.httpAddress,
+          apiKey,
           cacheDir: path.join(process.env.DATA_DIR ?? './.data', 'temporal-ui'),
           log: logger,
         }).catch((e: Error) => logger('warn', 'the Temporal UI could not start', { error: e.message }))

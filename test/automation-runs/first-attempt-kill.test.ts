@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { createPrismaClient, type Db } from '../../src/db/client';
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { serviceCa } from '../support/api';
@@ -15,6 +15,7 @@ import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
 import { automation, caller, eventually, json, postWebhook, startReceiver } from './helpers';
+import { connectTemporal } from '../support/temporal';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-first-attempt-kill-'));
 let service: ServiceProcess | undefined;
@@ -84,7 +85,7 @@ test('killed between the first POST and its log: delivered after the restart, ev
   await eventually(async () => service!.child.exitCode !== null || service!.child.signalCode !== null, 20_000, 'the kill');
   await restart({ RUN_WORKER: 'false' });
   const event = await db!.outboxEvent.findFirstOrThrow({ where: { type: 'REGISTER_CONTACT', entityId: two } });
-  const connection = await Connection.connect({ address: service!.temporalAddress });
+  const connection = await connectTemporal(service!.temporalAddress, dataDir);
   try {
     await new Client({ connection }).workflow.getHandle(`automation-run:${auto}:${event.id}`).terminate('never comes back');
   } finally {

@@ -2,9 +2,9 @@
 // the run"): a delivery workflow exists only when a retry is needed, and the request log is the
 // one a delivery workflow writes: one attempt row per attempt, the same webhook-id on each.
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
-import { testState } from '../support/state';
 import { createTenant } from '../support/tenants';
 import { automation, caller, eventually, json, postWebhook, startReceiver } from './helpers';
+import { connectTemporal } from '../support/temporal';
 
 let connection: Connection;
 let temporal: Client;
@@ -13,7 +13,7 @@ let call: ReturnType<typeof caller>;
 let webhookId: string;
 
 beforeAll(async () => {
-  connection = await Connection.connect({ address: testState().temporalAddress });
+  connection = await connectTemporal();
   temporal = new Client({ connection });
   const seen = new Set<string>();
   receiver = await startReceiver((r) => {

@@ -11,6 +11,7 @@ import { api } from '../support/api';
 import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
 import { automation, caller, eventually, param } from './helpers';
+import { connectTemporal } from '../support/temporal';
 
 let tenant: Tenant;
 let call: ReturnType<typeof caller>;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   tenant = await createTenant('New user');
   call = caller(tenant.secretKey);
   root = openDatabase();
-  connection = await Connection.connect({ address: testState().temporalAddress });
+  connection = await connectTemporal();
   temporal = new Client({ connection });
 });
 

@@ -14,6 +14,7 @@ import { OutboxDispatcher } from '../../src/temporal/dispatcher';
 import { testState } from '../support/state';
 import { createTenant } from '../support/tenants';
 import { caller, eventually } from './helpers';
+import { connectTemporal } from '../support/temporal';
 
 const EVENTS = 300;
 let database: Database;
@@ -27,7 +28,7 @@ afterAll(async () => {
 test('three dispatchers share one outbox: every event dispatched, each run started once', async () => {
   const url = process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(testState().dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
   database = openDatabase(url, { poolSize: 4, namedStatements: false });
-  connection = await Connection.connect({ address: testState().temporalAddress });
+  connection = await connectTemporal();
   const client = new Client({ connection });
   const tenant = await createTenant('dispatch replicas');
   const call = caller(tenant.secretKey);

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { createPrismaClient, type Db } from '../../src/db/client';
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { txSql } from '../../src/db/sql';
@@ -18,6 +18,7 @@ import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
 import { automation, caller, eventually, json, param, postWebhook, startReceiver } from './helpers';
+import { connectTemporal } from '../support/temporal';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-automation-restart-'));
 let service: ServiceProcess | undefined;
@@ -79,7 +80,7 @@ test('events survive kills: dispatched after a restart once, never run twice; an
   // dispatched again, and its runs are not started twice.
   await db!.outboxEvent.update({ where: { id: event.id }, data: { dispatchedAt: null, claimedUntil: null } });
   await eventually(async () => (await db!.outboxEvent.findUniqueOrThrow({ where: { id: event.id } })).dispatchedAt !== null, 20_000, 'the second dispatch');
-  const connection = await Connection.connect({ address: service!.temporalAddress });
+  const connection = await connectTemporal(service!.temporalAddress, dataDir);
   try {
     const runs = [];
     for await (const w of new Client({ connection }).workflow.list({ query: `WorkflowType = "automationRunWorkflow" AND EntityId = "${contact}"` })) runs.push(w.workflowId);

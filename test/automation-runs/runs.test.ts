@@ -4,9 +4,9 @@
 // receiver; approvals wait for a decision through the records API.
 import { Client, Connection } from '@temporalio/client';
 import { api } from '../support/api';
-import { testState } from '../support/state';
 import { createTenant } from '../support/tenants';
 import { automation, caller, eventually, json, param, postWebhook, signatureValid, startReceiver } from './helpers';
+import { connectTemporal } from '../support/temporal';
 
 let connection: Connection;
 let temporal: Client;
@@ -17,7 +17,7 @@ let webhookId: string;
 let secret: string;
 
 beforeAll(async () => {
-  connection = await Connection.connect({ address: testState().temporalAddress });
+  connection = await connectTemporal();
   temporal = new Client({ connection });
   receiver = await startReceiver();
   key = (await createTenant('automation runs')).secretKey;

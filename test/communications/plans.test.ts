@@ -5,9 +5,9 @@ import { Client, Connection } from '@temporalio/client';
 import type { Db } from '../../src/db/client';
 import { createId, expectError, openDatabase, UNKNOWN_ID } from '../money/helpers';
 import { api } from '../support/api';
-import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
 import { createContact, eventually, startSmtpSink } from './helpers';
+import { connectTemporal } from '../support/temporal';
 
 let a: Tenant;
 let b: Tenant;
@@ -20,7 +20,7 @@ const nowS = () => Math.floor(Date.now() / 1000);
 beforeAll(async () => {
   [a, b] = await Promise.all([createTenant('Plans A'), createTenant('Plans B')]);
   db = openDatabase();
-  connection = await Connection.connect({ address: testState().temporalAddress });
+  connection = await connectTemporal();
   sink = await startSmtpSink();
   smtpIntegration = await createId(a.secretKey, '/integrations', {
     name: 'Plan SMTP', channel: 'EMAIL', provider: 'SMTP', settings: { host: '127.0.0.1', port: sink.port, secure: false, from_address: 'plans@shop.test' },

@@ -18,6 +18,7 @@ import { api, serviceCa } from '../support/api';
 import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant, type Tenant } from '../support/tenants';
+import { connectTemporal } from '../support/temporal';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-operator-terminate-'));
 // On PostgreSQL a database of its own: the shared service's dispatcher would perform its intents.
@@ -42,7 +43,7 @@ async function start(env: Record<string, string>) {
     ...own.env,
     ...env,
   }));
-  connection = await Connection.connect({ address: service.temporalAddress });
+  connection = await connectTemporal(service.temporalAddress, dataDir);
   db = createPrismaClient(own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url, { poolSize: 1 });
 }
 

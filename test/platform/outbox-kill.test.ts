@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { createPrismaClient, type Db } from '../../src/db/client';
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { eventually, startReceiver } from '../automation-runs/helpers';
@@ -15,6 +15,7 @@ import { api, serviceCa } from '../support/api';
 import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
+import { connectTemporal } from '../support/temporal';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-outbox-kill-'));
 // On PostgreSQL a database of its own: the shared service's dispatcher would perform its intents.
@@ -128,7 +129,7 @@ test('a kill between the commit and the start: after the restart every kind runs
   for (const w of written) await eventually(async () => (await w.effects()) > 0, 60_000, `the effect of the ${w.kind}`);
   // Room for a second start or effect, were there one.
   await new Promise((r) => setTimeout(r, 2000));
-  const connection = await Connection.connect({ address: service!.temporalAddress });
+  const connection = await connectTemporal(service!.temporalAddress, dataDir);
   try {
     const client = new Client({ connection });
     for (const w of written) {

@@ -10,9 +10,9 @@ import type { RetentionKind } from '../../src/domain/retention/purge';
 import { eventually } from '../communications/helpers';
 import { openDatabase } from '../money/helpers';
 import { api } from '../support/api';
-import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
+import { connectTemporal } from '../support/temporal';
 
 let t: Tenant;
 let other: Tenant;
@@ -24,7 +24,7 @@ const receivers: Receiver[] = [];
 beforeAll(async () => {
   [t, other] = await Promise.all([createTenant('Retention'), createTenant('Retention, another organisation')]);
   db = openDatabase();
-  connection = await Connection.connect({ address: testState().temporalAddress });
+  connection = await connectTemporal();
   client = new Client({ connection });
 });
 afterAll(async () => {

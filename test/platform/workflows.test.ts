@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { api } from '../support/api';
-import { testState } from '../support/state';
 import { createTenant } from '../support/tenants';
+import { connectTemporal } from '../support/temporal';
 
 /**
  * The running service hosts a Temporal worker against its Temporal frontend (the embedded
@@ -10,7 +10,7 @@ import { createTenant } from '../support/tenants';
 describe('workflows of the running service', () => {
   let connection: Connection;
   beforeAll(async () => {
-    connection = await Connection.connect({ address: testState().temporalAddress });
+    connection = await connectTemporal();
   });
   afterAll(async () => {
     await connection.close();

@@ -7,8 +7,8 @@ import { Client, Connection } from '@temporalio/client';
 import type { Db } from '../../src/db/client';
 import { automation, caller, eventually, param, postWebhook, startReceiver } from '../automation-runs/helpers';
 import { openDatabase } from '../money/helpers';
-import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
+import { connectTemporal } from '../support/temporal';
 
 const TABLES = ['contacts', 'contact_emails', 'contact_phones', 'outbox_events', 'webhook_requests', 'webhook_attempts', 'communications', 'adaptor_action_records'];
 
@@ -20,7 +20,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
   t = await createTenant('Anonymisation reach');
   root = openDatabase();
-  connection = await Connection.connect({ address: testState().temporalAddress });
+  connection = await connectTemporal();
   // The receiver answers with what it got: the stored responses carry the contact too. It
   // refuses each request's first POST, so that the delivery has a workflow (the run makes the
   // first attempt itself, docs/webhooks.md "First attempt in the run") whose history is read too.

@@ -13,6 +13,7 @@ import { automation, caller, param, postWebhook, startReceiver } from '../automa
 import { openDatabase } from '../money/helpers';
 import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
+import { connectTemporal } from '../support/temporal';
 
 let a: Tenant;
 let b: Tenant;
@@ -25,7 +26,7 @@ const started: WorkflowHandle[] = [];
 beforeAll(async () => {
   [a, b] = await Promise.all([createTenant('Forged starts A'), createTenant('Forged starts B')]);
   root = openDatabase();
-  connection = await Connection.connect({ address: testState().temporalAddress });
+  connection = await connectTemporal();
   client = new Client({ connection });
   receiver = await startReceiver();
 });

@@ -21,6 +21,7 @@ import { api } from '../support/api';
 import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
+import { connectTemporal } from '../support/temporal';
 
 let t: Tenant;
 let root: Db;
@@ -33,7 +34,7 @@ const HINT = '(an operator can allow addresses with OUTBOUND_ALLOW_CIDRS)';
 beforeAll(async () => {
   t = await createTenant('Outbound gateway');
   root = openDatabase();
-  connection = await Connection.connect({ address: testState().temporalAddress });
+  connection = await connectTemporal();
   temporal = new Client({ connection });
   contactId = await createContact(t.secretKey, { first_name: 'Out', email_address: 'out@shop.test', phones: [{ number: '+357 99 000 222' }] });
 });

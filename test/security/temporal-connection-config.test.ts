@@ -39,16 +39,27 @@ test('mTLS: the CA, the client pair and the server name reach the connection opt
   const config = loadConfig({ ...cluster, TEMPORAL_TLS_CA_FILE: ca, TEMPORAL_TLS_CERT_FILE: cert, TEMPORAL_TLS_KEY_FILE: key, TEMPORAL_TLS_SERVER_NAME: 'temporal.example.com' });
   const options = temporalConnectionOptions(config);
   expect(options.apiKey).toBeUndefined();
-  expect(options.tls).toMatchObject({ serverNameOverride: 'temporal.example.com' });
-  expect(Buffer.from(options.tls!.serverRootCACertificate!).toString()).toContain('MIIBca.pem');
-  expect(Buffer.from(options.tls!.clientCertPair!.crt).toString()).toContain('MIIBclient.pem');
-  expect(Buffer.from(options.tls!.clientCertPair!.key).toString()).toContain('MIIBclient.key');
+  const tls = options.tls || {};
+  expect(tls).toMatchObject({ serverNameOverride: 'temporal.example.com' });
+  expect(Buffer.from(tls.serverRootCACertificate!).toString()).toContain('MIIBca.pem');
+  expect(Buffer.from(tls.clientCertPair!.crt).toString()).toContain('MIIBclient.pem');
+  expect(Buffer.from(tls.clientCertPair!.key).toString()).toContain('MIIBclient.key');
 });
 
-test('an API key (Temporal Cloud) always goes with TLS; TEMPORAL_TLS=true alone uses the system CAs', () => {
-  expect(temporalConnectionOptions(loadConfig({ ...cluster, TEMPORAL_API_KEY: 'k-123' }))).toEqual({ tls: {}, apiKey: 'k-123' });
+const KEY = 'k-0123456789abcdef0123456789abcdef';
+
+test('an API key (Temporal Cloud) goes with TLS, in the clear only to loopback (another process\'s embedded server); TEMPORAL_TLS=true alone uses the system CAs', () => {
+  expect(temporalConnectionOptions(loadConfig({ ...cluster, TEMPORAL_API_KEY: KEY }))).toEqual({ tls: {}, apiKey: KEY });
   expect(temporalConnectionOptions(loadConfig({ ...cluster, TEMPORAL_TLS: 'true' }))).toEqual({ tls: {} });
-  expect(error({ ...cluster, TEMPORAL_API_KEY: 'k-123', TEMPORAL_TLS: 'false' })).toMatch(/TEMPORAL_API_KEY .*TLS/);
+  expect(error({ ...cluster, TEMPORAL_API_KEY: KEY, TEMPORAL_TLS: 'false' })).toMatch(/TEMPORAL_API_KEY .*loopback/);
+  const local = { TEMPORAL_ADDRESS: '127.0.0.1:7233', TEMPORAL_API_KEY: KEY };
+  expect(temporalConnectionOptions(loadConfig(local))).toEqual({ tls: false, apiKey: KEY });
+  expect(temporalConnectionOptions(loadConfig({ ...local, TEMPORAL_TLS: 'false' }))).toEqual({ tls: false, apiKey: KEY });
+  expect(temporalConnectionOptions(loadConfig({ ...local, TEMPORAL_TLS: 'true' }))).toEqual({ tls: {}, apiKey: KEY });
+  // Without TEMPORAL_ADDRESS it is the embedded server's key; a short one is refused.
+  expect(error({ TEMPORAL_API_KEY: KEY })).toBe('accepted');
+  expect(error({ TEMPORAL_API_KEY: 'short' })).toMatch(/TEMPORAL_API_KEY.*32/);
+  expect(error({ TEMPORAL_API_KEY: KEY, TEMPORAL_SERVER: 'cli' })).toMatch(/TEMPORAL_API_KEY.*CLI/);
 });
 
 test('bad TLS configuration is refused at start with a message naming the variable', () => {
@@ -61,9 +72,11 @@ test('bad TLS configuration is refused at start with a message naming the variab
   expect(error({ ...cluster, TEMPORAL_TLS: 'false', TEMPORAL_TLS_CA_FILE: ca })).toMatch(/TEMPORAL_TLS is false/);
   // The embedded server has no TLS: these only make sense with TEMPORAL_ADDRESS.
   expect(error({ TEMPORAL_TLS_CA_FILE: ca })).toMatch(/TEMPORAL_ADDRESS/);
-  expect(error({ TEMPORAL_API_KEY: 'k-123' })).toMatch(/TEMPORAL_ADDRESS/);
 });
 
 test('the API key never appears in a configuration error', () => {
-  expect(error({ ...cluster, TEMPORAL_API_KEY: 'secret-key-value', TEMPORAL_TLS: 'false' })).not.toContain('secret-key-value');
+  const secret = 'secret-key-value-0123456789abcdef-0123';
+  expect(error({ ...cluster, TEMPORAL_API_KEY: secret, TEMPORAL_TLS: 'false' })).toMatch(/TEMPORAL_API_KEY/);
+  expect(error({ ...cluster, TEMPORAL_API_KEY: secret, TEMPORAL_TLS: 'false' })).not.toContain(secret);
+  expect(error({ TEMPORAL_API_KEY: 'secret-short' })).not.toContain('secret-short');
 });

@@ -5,9 +5,9 @@ import type { Db } from '../../src/db/client';
 import { createContact, eventually } from '../communications/helpers';
 import { createId, openDatabase } from '../money/helpers';
 import { api } from '../support/api';
-import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
 import { contactWithAccount, credit, journal, newWallet } from '../wallets/setup';
+import { connectTemporal } from '../support/temporal';
 
 let tenant: Tenant;
 let db: Db;
@@ -17,7 +17,7 @@ let client: Client;
 beforeAll(async () => {
   tenant = await createTenant('Operators');
   db = openDatabase();
-  connection = await Connection.connect({ address: testState().temporalAddress });
+  connection = await connectTemporal();
   client = new Client({ connection });
 });
 

@@ -5,9 +5,9 @@ import pino from 'pino';
 import { ensureRecurringSchedules } from '../../src/temporal/schedules';
 import type { Db } from '../../src/db/client';
 import { openDatabase } from '../money/helpers';
-import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
 import { contactWithAccount, credit, expectLedgerHolds, newWallet, walletOf } from './setup';
+import { connectTemporal } from '../support/temporal';
 
 let tenant: Tenant;
 let db: Db;
@@ -17,7 +17,7 @@ let client: Client;
 beforeAll(async () => {
   tenant = await createTenant();
   db = openDatabase();
-  connection = await Connection.connect({ address: testState().temporalAddress });
+  connection = await connectTemporal();
   client = new Client({ connection });
 });
 afterAll(async () => {

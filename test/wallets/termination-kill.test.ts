@@ -5,7 +5,7 @@
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { createPrismaClient, type Db } from '../../src/db/client';
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { checkLedger } from '../../src/domain/money/ledger/check';
@@ -13,6 +13,7 @@ import { api, serviceCa } from '../support/api';
 import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
+import { connectTemporal } from '../support/temporal';
 
 const WALLETS = 12;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-termination-'));
@@ -66,7 +67,7 @@ test('a termination killed after its first wallet resumes after a restart and mo
   await db.$disconnect().catch(() => undefined);
 
   service = await startServiceProcess(serviceEnv(dataDir, own.env));
-  const connection = await Connection.connect({ address: service.temporalAddress });
+  const connection = await connectTemporal(service.temporalAddress, dataDir);
   try {
     await new Client({ connection }).workflow.getHandle(`account-termination:${source}`).result();
   } finally {

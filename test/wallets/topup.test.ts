@@ -4,9 +4,9 @@
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import type { Db } from '../../src/db/client';
 import { openDatabase } from '../money/helpers';
-import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
 import { contactWithAccount, credit, expectLedgerHolds, journal, newWallet, walletOf } from './setup';
+import { connectTemporal } from '../support/temporal';
 
 let tenant: Tenant;
 let db: Db;
@@ -16,7 +16,7 @@ let client: Client;
 beforeAll(async () => {
   tenant = await createTenant();
   db = openDatabase();
-  connection = await Connection.connect({ address: testState().temporalAddress });
+  connection = await connectTemporal();
   client = new Client({ connection });
 });
 afterEach(async () => expectLedgerHolds(db, tenant.organisationId));

@@ -14,9 +14,9 @@ import { webhookRequestWorkflowId } from '../../src/workflows/contracts';
 import { eventually } from '../communications/helpers';
 import { openDatabase } from '../money/helpers';
 import { api } from '../support/api';
-import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
 import { expectedSignature, startReceiver, type Answer, type Received, type Receiver } from './receiver';
+import { connectTemporal } from '../support/temporal';
 
 let t: Tenant;
 let root: Db;
@@ -28,7 +28,7 @@ const nowS = () => Math.floor(Date.now() / 1000);
 beforeAll(async () => {
   t = await createTenant('Webhook delivery');
   root = openDatabase();
-  connection = await Connection.connect({ address: testState().temporalAddress });
+  connection = await connectTemporal();
   client = new Client({ connection });
 });
 

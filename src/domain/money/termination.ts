@@ -63,6 +63,18 @@ export async function claimTermination(sql: OrgSql, accountId: string, targetId:
   throw conflict('TERMINATION_IN_PROGRESS', `transfer_to_account_id: the account is being terminated into account ${account.terminating_to_account_id}`, 'transfer_to_account_id');
 }
 
+const REQUESTED = `SELECT 1 AS requested FROM accounts WHERE organisation_id = $1 AND id = $2::uuid
+  AND (terminating_to_account_id = $3::uuid OR (life_cycle_state = 'TERMINATED' AND terminated_to_account_id = $3::uuid))`;
+
+/**
+ * Whether the API committed a termination of this account into this target (its claim above,
+ * made in the transaction that recorded the workflow's intent). A start of the workflow that did
+ * not come from the API (anyone reaching a Temporal frontend) finds none and moves nothing.
+ */
+export async function terminationRequested(sql: OrgSql, accountId: string, targetId: string): Promise<boolean> {
+  return (await sql.rows(REQUESTED, [accountId, targetId])).length > 0;
+}
+
 export async function moveReceivable(sql: OrgSql, actor: AuditActor, accountId: string, targetId: string): Promise<string> {
   return (await transferReceivable(sql, actor, accountId, targetId, `termination:${accountId}:account`)).toFixed();
 }
@@ -74,9 +86,10 @@ const NEW_WALLET = `INSERT INTO wallets (id, organisation_id, account_id, code, 
 VALUES ($2, $1, $3, $4, $5, now())`;
 const CANCEL = `UPDATE wallets SET life_cycle_state = 'CANCELLED', cancelled_at = now(), updated_at = now() WHERE organisation_id = $1 AND id = $2::uuid`;
 
-/** Moves one wallet into the target's wallet of its currency (made when missing), then cancels it. */
-export async function moveWallet(sql: OrgSql, actor: AuditActor, walletId: string, targetAccountId: string): Promise<string> {
+/** Moves one wallet of the account into the target's wallet of its currency (made when missing), then cancels it. */
+export async function moveWallet(sql: OrgSql, actor: AuditActor, accountId: string, walletId: string, targetAccountId: string): Promise<string> {
   const from = await lockWallet(sql, walletId);
+  if (from.accountId !== accountId) throw invalid('wallet_id', `Wallet ${walletId} is not a wallet of account ${accountId}`);
   if (from.lifeCycleState === 'CANCELLED') return '0';
   // The target account's row serialises the "find or make its wallet" of concurrent steps.
   await sql.rows(TARGET_ACCOUNT, [targetAccountId]);

@@ -60,11 +60,16 @@ export async function invoke(handlers: Record<string, Handler>, method: string, 
   }
 }
 
-export function addServices(server: grpc.Server, services: Services, log: Logger): void {
-  for (const [name, handlers] of Object.entries(services)) addService(server, name, handlers, log);
+/** Whether a call's `authorization` header (metadata) lets it in. */
+export type Authorised = (header: string | undefined) => boolean;
+
+export const UNAUTHENTICATED_MESSAGE = 'a credential is required: Authorization: Bearer <the server\'s API key>';
+
+export function addServices(server: grpc.Server, services: Services, log: Logger, authorised: Authorised): void {
+  for (const [name, handlers] of Object.entries(services)) addService(server, name, handlers, log, authorised);
 }
 
-function addService(server: grpc.Server, name: string, handlers: Record<string, Handler>, log: Logger): void {
+function addService(server: grpc.Server, name: string, handlers: Record<string, Handler>, log: Logger, authorised: Authorised): void {
   const svc = protoRoot.lookupService(name);
   const definition: Record<string, grpc.MethodDefinition<Buffer, Buffer>> = {};
   const impl: grpc.UntypedServiceImplementation = {};
@@ -82,6 +87,12 @@ function addService(server: grpc.Server, name: string, handlers: Record<string, 
       responseDeserialize: passthrough,
     };
     impl[method.name] = (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+      // Before decoding: a caller without the key learns nothing, not even a parse error.
+      const [header] = call.metadata.get('authorization');
+      if (!authorised(typeof header === 'string' ? header : undefined)) {
+        callback({ code: grpc.status.UNAUTHENTICATED, details: UNAUTHENTICATED_MESSAGE });
+        return;
+      }
       let req: unknown;
       try {
         req = reqType.decode(call.request);

@@ -7,7 +7,7 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import { status as Code } from '@grpc/grpc-js';
-import { invoke, protoRoot, requestType, responseType, CallContext, Services } from '../grpc/service';
+import { invoke, protoRoot, requestType, responseType, CallContext, Services, type Authorised, UNAUTHENTICATED_MESSAGE } from '../grpc/service';
 import { ServiceError, toServiceError } from '../grpc/errors';
 import type { Logger } from '../engine/engine';
 import { deriveRoutes, matchRoute, Route } from './routes';
@@ -20,6 +20,8 @@ export interface HttpApiOptions {
   port: number;
   services: Services;
   log: Logger;
+  /** The same door as the gRPC port's (credential.ts): the `Authorization` header. */
+  authorised: Authorised;
 }
 
 export interface HttpApi {
@@ -71,7 +73,11 @@ export async function startHttpApi(opts: HttpApiOptions): Promise<HttpApi> {
       send(res, 403, { code: Code.PERMISSION_DENIED, message: 'Host not allowed', details: [] });
       return;
     }
-    if (!cors(req, res)) return;
+    if (!sameOriginOnly(req, res)) return;
+    if (!opts.authorised(req.headers.authorization)) {
+      send(res, 401, { code: Code.UNAUTHENTICATED, message: UNAUTHENTICATED_MESSAGE, details: [] });
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const indent = url.searchParams.has('pretty') ? 2 : undefined;
     const verb = req.method ?? 'GET';
@@ -177,32 +183,14 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 }
 
 /**
- * Browsers: pages from a loopback origin (the UI, its dev server) may call the API with
- * credentials; a write from any other origin is refused, so a web page cannot drive the local
- * server (its GETs stay unreadable to it without CORS headers). Returns false when answered.
+ * No cross-origin grants: its one browser client, the Temporal UI, calls it through the UI
+ * server (same origin, ui-server.ts), which adds the credential. A request a page of another
+ * origin sends is refused before anything runs; without CORS headers a page reads nothing.
+ * Returns false when answered.
  */
-function cors(req: http.IncomingMessage, res: http.ServerResponse): boolean {
-  const origin = req.headers.origin;
-  if (!origin) return true;
-  let allowed = false;
-  try {
-    allowed = LOOPBACK.has(new URL(origin).hostname);
-  } catch {
-    /* "null" or garbage: not allowed */
-  }
-  if (!allowed) {
-    if (req.method === 'GET' || req.method === 'HEAD') return true;
-    send(res, 403, { code: Code.PERMISSION_DENIED, message: 'Origin not allowed', details: [] });
-    return false;
-  }
-  res.setHeader('Access-Control-Allow-Origin', origin);
-  res.setHeader('Access-Control-Allow-Credentials', 'true');
-  res.setHeader('Vary', 'Origin');
-  if (req.method !== 'OPTIONS') return true;
-  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
-  res.setHeader('Access-Control-Allow-Headers', req.headers['access-control-request-headers'] ?? 'Content-Type');
-  res.setHeader('Access-Control-Max-Age', '600');
-  res.writeHead(204).end();
+function sameOriginOnly(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if (!req.headers.origin) return true;
+  send(res, 403, { code: Code.PERMISSION_DENIED, message: 'Origin not allowed', details: [] });
   return false;
 }
 

@@ -368,7 +368,7 @@ test('errors are {code, message, details} with the gRPC status mapped to HTTP', 
   });
 });
 
-test('settings, as the UI server answers them, and CORS for the UI origin only', async () => {
+test('settings, as the UI server answers them, and no CORS for any origin', async () => {
   const settings = await get('/settings');
   expect(settings).toMatchObject({
     Auth: { Enabled: false },
@@ -382,14 +382,16 @@ test('settings, as the UI server answers them, and CORS for the UI origin only',
     Version: '2.38.0',
   });
 
+  // No cross-origin grants, not even to a loopback origin: the UI calls through its own server.
   const preflight = await fetch(`${base}/namespaces/default/workflows/x/terminate`, {
     method: 'OPTIONS',
     headers: { Origin: 'http://127.0.0.1:8233', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'caller-type,x-csrf-token' },
   });
-  expect(preflight.status).toBe(204);
-  expect(preflight.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:8233');
-  expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
-  expect(preflight.headers.get('access-control-allow-headers')).toBe('caller-type,x-csrf-token');
+  expect(preflight.status).toBe(403);
+  expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+  const loopbackPage = await fetch(`${base}/namespaces`, { headers: { Origin: 'http://localhost:5173' } });
+  expect([loopbackPage.status, loopbackPage.headers.get('access-control-allow-origin')]).toEqual([403, null]);
 
   const foreign = await http(`${wfPath('parent')}/terminate`, { method: 'POST', body: '{}', headers: { Origin: 'https://example.com' } });
   expect(foreign).toEqual({ status: 403, json: { code: 7, message: 'Origin not allowed', details: [] } });

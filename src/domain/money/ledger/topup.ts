@@ -10,6 +10,7 @@ import { creditWallet, recordTransaction } from './entries';
 import { recordMoneyChange } from './record';
 import { lockWallet } from './wallet';
 import { nowSeconds } from '../../clock';
+import { invalid } from '../../errors';
 
 export interface AutoTopup {
   threshold: Money;
@@ -48,6 +49,9 @@ const DONE = `SELECT 1 AS done FROM ledger_entries WHERE organisation_id = $1 AN
 
 /** Credits the charged amount once per causing debit. */
 export async function creditTopup(sql: OrgSql, actor: AuditActor, causeId: string, walletId: string, amount: Money, chargeId: string): Promise<void> {
+  const [cause] = await sql.rows<{ walletId: string }>(CAUSE, [causeId]);
+  // Only the wallet the debit left under its threshold.
+  if (cause?.walletId !== walletId) throw invalid('wallet_id', `Wallet ${walletId} is not the wallet of debit ${causeId}`);
   const wallet = await lockWallet(sql, walletId);
   const key = `topup:${causeId}`;
   if ((await sql.rows(DONE, [walletId, key])).length) return;

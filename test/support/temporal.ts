@@ -1,0 +1,20 @@
+// How a test reaches the Temporal frontend of a service it runs: the shared one (testState) or
+// its own. The embedded server takes only callers holding its API key (docs/security.md "The
+// engine's door"), which the service made in its data directory; a real Temporal server
+// (TEMPORAL_CLI's dev server, TEMPORAL_ADDRESS) has none there.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { testState } from './state';
+
+/** The connection options for the frontend at `address` of the service on `dataDir`. */
+export function temporalOptions(address: string, dataDir: string): { address: string; apiKey?: string; tls?: false } {
+  const keyFile = path.join(dataDir, 'temporal-api-key');
+  return existsSync(keyFile) ? { address, apiKey: readFileSync(keyFile, 'utf8').trim(), tls: false } : { address };
+}
+
+/** A client connection; the shared service's when no address is given. */
+export function connectTemporal(address?: string, dataDir?: string): Promise<Connection> {
+  const state = address && dataDir ? undefined : testState();
+  return Connection.connect(temporalOptions(address ?? state!.temporalAddress, dataDir ?? state!.dataDir));
+}
