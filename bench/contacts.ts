@@ -163,14 +163,20 @@ function serviceEnv(dataDir: string, temporalAddress?: string, extra: Record<str
   for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RUN_WORKER', 'AUTH_CACHE_SECONDS', 'NODE_OPTIONS']) if (env[k]) out[k] = env[k];
   if (temporalAddress) {
     out.TEMPORAL_ADDRESS = temporalAddress;
+    out.TEMPORAL_API_KEY = TEMPORAL_CHILD_KEY;
     out.RUN_WORKER = 'false';
   }
   return { ...out, ...extra };
 }
 
+/** The door of the BENCH_API_ONLY server (docs/security.md "The engine's door"): loopback, the clear. */
+const TEMPORAL_CHILD_KEY = 'bench-temporal-child-key-0123456789abcdef';
+
 /** BENCH_API_ONLY=1: `npm run temporal` (temporal/server/main.ts) alone, on a free port, its RSS sampled from /proc. */
 async function startTemporalChild(dataDir: string): Promise<{ child: PlainChild; rss: RssSampler }> {
-  const child = await startLineChild('temporal/server/main.ts', { PATH: env.PATH, HOME: env.HOME, DATA_DIR: dataDir, TEMPORAL_PORT: '0', TEMPORAL_HOST: '127.0.0.1', TEMPORAL_UI_PORT: 'off' }, 'TEMPORAL_READY');
+  const child = await startLineChild('temporal/server/main.ts', {
+    PATH: env.PATH, HOME: env.HOME, DATA_DIR: dataDir, TEMPORAL_PORT: '0', TEMPORAL_HOST: '127.0.0.1', TEMPORAL_UI_PORT: 'off', TEMPORAL_API_KEY: TEMPORAL_CHILD_KEY,
+  }, 'TEMPORAL_READY');
   return { child, rss: new RssSampler(() => procStatusBytes(child.process.pid, 'VmRSS')) };
 }
 
