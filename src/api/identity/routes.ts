@@ -104,7 +104,7 @@ export function identityRoutes(deps: AppDeps & { onKeyRevoked: () => void }) {
         'The key is returned once, in this response; only its hash is stored. A key gets at most the scopes of the credential that creates it ' +
         '(admin users may grant any): a scope it lacks is 403 naming scopes.N; scopes left out mean all (`*`), 403 naming scopes unless it holds `*`. ' +
         'A public key needs the communications scope (403 naming type).',
-      body: apiKeyCreateBody, response: apiKeyCreated, secretFields: ['key'],
+      body: apiKeyCreateBody, response: apiKeyCreated,
       example: { name: 'Shop integration', type: 'SECRET', scopes: ['contacts:read'], expires_on: 4102444800, rate_limit_per_second: 50 },
       handler: async ({ ctx, body }) => {
         checkGrant(ctx.actor, body.type, body.scopes);

@@ -1,0 +1,95 @@
+// Nothing secret or personal kept by a side door (issue 31, docs/security.md): idempotency records
+// hold no secret in clear and nothing of an anonymised contact; anonymisation reaches the audit
+// trail and activities; SMS templates encode what they substitute; creating a user does not
+// reveal another organisation's usernames.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { loadConfig } from '../../src/config';
+import type { Db } from '../../src/db/client';
+import type { RouteDef } from '../../src/api/route';
+import { allRoutes } from '../../src/api/routes';
+import { SECRET_MARK } from '../../src/api/secret-fields';
+import { createId, openDatabase } from '../money/helpers';
+import { api } from '../support/api';
+import { createTenant, type Tenant } from '../support/tenants';
+
+type Json = Record<string, any>;
+
+let t: Tenant;
+let root: Db;
+const tag = `sd${process.pid}${Date.now().toString(36)}`;
+
+beforeAll(async () => {
+  t = await createTenant('Side doors');
+  root = openDatabase();
+});
+
+afterAll(async () => {
+  await root?.$disconnect();
+});
+
+/** The stored record of one Idempotency-Key of the tenant's secret key, as text. */
+async function recordText(key: string): Promise<string> {
+  const rows = await root.$queryRaw<Array<{ body: string }>>`
+    SELECT response_body::text AS body FROM idempotency_records WHERE organisation_id = ${t.organisationId}::uuid AND key = ${key}`;
+  expect(rows).toHaveLength(1);
+  return rows[0].body;
+}
+
+describe('secrets in idempotency records', () => {
+  /** The route list as the app builds it (as test/openapi.test.ts does). */
+  function routes(): RouteDef[] {
+    const deps = { config: loadConfig({}), db: {}, log: {}, jwtSecret: 'x'.repeat(32), health: async () => ({}), onKeyRevoked: () => undefined };
+    return allRoutes(deps as unknown as Parameters<typeof allRoutes>[0]);
+  }
+
+  /** Every string field of a JSON schema, with its path and schema (following `$defs`). */
+  function stringFields(node: Json, defs: Json, at: string, out: Array<[string, Json]>, seen = new Set<string>()): Array<[string, Json]> {
+    if (typeof node.$ref === 'string') {
+      const name = node.$ref.replace('#/$defs/', '');
+      if (!seen.has(name)) stringFields(defs[name], defs, at, out, new Set([...seen, name]));
+      return out;
+    }
+    const types = [node.type].flat();
+    if (types.includes('string')) out.push([at, node]);
+    for (const [k, v] of Object.entries((node.properties ?? {}) as Json)) stringFields(v, defs, at ? `${at}.${k}` : k, out, seen);
+    if (node.items) stringFields(node.items, defs, `${at}[]`, out, seen);
+    for (const part of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) stringFields(part, defs, at, out, seen);
+    return out;
+  }
+
+  const SECRET_LIKE = /secret|password|token|(^|_)key$|api_key|pin$/i;
+
+  test('every secret-like field of a response that an Idempotency-Key stores is marked, so the record never holds it in clear', () => {
+    const unmarked: string[] = [];
+    for (const def of routes()) {
+      // Only POSTs with a credential store a response (src/api/app.ts).
+      if (def.method !== 'post' || def.auth === 'none') continue;
+      const json = z.toJSONSchema(def.response, { io: 'output', unrepresentable: 'any' }) as Json;
+      for (const [at, schema] of stringFields(json, json.$defs ?? {}, '', [])) {
+        if (SECRET_LIKE.test(at.split('.').pop()!.replace('[]', '')) && schema[SECRET_MARK] === undefined) unmarked.push(`${def.operationId} ${at}`);
+      }
+    }
+    expect(unmarked).toEqual([]);
+  });
+
+  test('POST /webhooks and rotate_secret keep their signing secret sealed in the record; a replay answers it again', async () => {
+    const key = t.secretKey;
+    const create = { headers: { 'Idempotency-Key': `wh-${tag}` }, key, body: { name: 'Sealed', method: 'POST', url_endpoint: 'https://hooks.example.com/sealed' } };
+    const made = await api('POST', '/webhooks', create);
+    expect(made.status).toBe(200);
+    expect(made.body.secret_key).toMatch(/^whsec_/);
+    const stored = await recordText(`wh-${tag}`);
+    expect(stored).not.toContain(made.body.secret_key);
+    expect(stored).not.toContain(made.body.secret_key.slice('whsec_'.length));
+    const again = await api('POST', '/webhooks', create);
+    expect([again.status, again.headers['idempotent-replayed'], again.body]).toEqual([200, 'true', made.body]);
+
+    const rotate = { headers: { 'Idempotency-Key': `rot-${tag}` }, key, body: {} };
+    const rotated = await api('POST', `/webhooks/${made.body.id}/rotate_secret`, rotate);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret_key).not.toBe(made.body.secret_key);
+    expect(await recordText(`rot-${tag}`)).not.toContain(rotated.body.secret_key.slice('whsec_'.length));
+    expect((await api('POST', `/webhooks/${made.body.id}/rotate_secret`, rotate)).body).toEqual(rotated.body);
+  });
+});
