@@ -93,3 +93,31 @@ describe('secrets in idempotency records', () => {
     expect((await api('POST', `/webhooks/${made.body.id}/rotate_secret`, rotate)).body).toEqual(rotated.body);
   });
 });
+
+describe('anonymisation reaches the side doors', () => {
+  test('a replayed POST /contact_profiles, the credential audit row and linked activities keep nothing of an anonymised contact', async () => {
+    const key = t.secretKey;
+    const name = `Zephyrine${tag}`;
+    const username = `zeph.${tag}`;
+    const contact = await createId(key, '/contacts', { contact_type: 'PERSON', first_name: name, last_name: 'Quist' });
+    expect((await api('POST', `/contacts/${contact}/credentials`, { key, body: { username, password: 'correct horse battery' } })).status).toBe(200);
+    const activity = await createId(key, '/activities', { subject: `Call ${name}`, description: `${name} asked`, organisation_id: t.organisationId, entity: { type: 'CONTACT', id: contact } });
+    const gone = await createId(key, '/activities', { subject: `Visit ${name}`, organisation_id: t.organisationId, entity: { type: 'CONTACT', id: contact } });
+    expect((await api('DELETE', `/activities/${gone}`, { key })).status).toBe(200);
+    const lookup = { key, body: { ids: [contact] }, headers: { 'Idempotency-Key': `prof-${tag}` } };
+    const first = await api('POST', '/contact_profiles', lookup);
+    expect(JSON.stringify(first.body)).toContain(name);
+
+    expect((await api('POST', `/contacts/${contact}/anonymize`, { key })).status).toBe(200);
+
+    const replay = await api('POST', '/contact_profiles', lookup);
+    expect([replay.status, replay.body.code]).toEqual([409, 'IDEMPOTENCY_RESPONSE_ERASED']);
+    expect(replay.text).not.toContain(name);
+    const got = await api('GET', `/activities/${activity}`, { key });
+    expect(got.status).toBe(200);
+    expect(JSON.stringify(got.body)).not.toContain(name);
+    const audits = await root.$queryRaw<Array<{ changes: string }>>`
+      SELECT changes::text AS changes FROM audit_entries WHERE organisation_id = ${t.organisationId}::uuid AND changes IS NOT NULL`;
+    expect(audits.filter((a) => a.changes.includes(username) || a.changes.includes(name))).toEqual([]);
+  });
+});
