@@ -2,13 +2,15 @@
 // hold no secret in clear and nothing of an anonymised contact; anonymisation reaches the audit
 // trail and activities; SMS templates encode what they substitute; creating a user does not
 // reveal another organisation's usernames.
-import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { loadConfig } from '../../src/config';
 import type { Db } from '../../src/db/client';
 import type { RouteDef } from '../../src/api/route';
 import { allRoutes } from '../../src/api/routes';
 import { SECRET_MARK } from '../../src/api/secret-fields';
+import { createContact, settled } from '../communications/helpers';
 import { createId, openDatabase } from '../money/helpers';
 import { api } from '../support/api';
 import { createTenant, type Tenant } from '../support/tenants';
@@ -119,5 +121,36 @@ describe('anonymisation reaches the side doors', () => {
     const audits = await root.$queryRaw<Array<{ changes: string }>>`
       SELECT changes::text AS changes FROM audit_entries WHERE organisation_id = ${t.organisationId}::uuid AND changes IS NOT NULL`;
     expect(audits.filter((a) => a.changes.includes(username) || a.changes.includes(name))).toEqual([]);
+  });
+});
+
+describe('SMS body templates', () => {
+  test('{{to}}, {{message}} and {{from}} are encoded for the body: a message cannot add a form field', async () => {
+    const hits: Array<{ type?: string; body: string }> = [];
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        hits.push({ type: req.headers['content-type'], body });
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const key = t.secretKey;
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sms`;
+      const integration = await createId(key, '/integrations', {
+        name: 'Form SMS', channel: 'SMS', provider: 'HTTP',
+        settings: { url, method: 'POST', auth: { type: 'NONE' }, body_template: 'to={{to}}&message={{message}}&from={{from}}', from: 'SHOP&x=1' },
+      });
+      const contact = await createContact(key, { first_name: 'Sam', phones: [{ number: '+357 99 000 222' }] });
+      const id = await createId(key, '/communications', { name: 'Inject', contact_id: contact, channel: 'SMS', integration_id: integration, content: 'hello&from=EVIL' });
+      expect((await settled(key, id)).life_cycle_state).toBe('SENT');
+      expect(hits).toHaveLength(1);
+      expect(hits[0].type).toMatch(/^application\/x-www-form-urlencoded/);
+      expect([...new URLSearchParams(hits[0].body)]).toEqual([['to', '+357 99 000 222'], ['message', 'hello&from=EVIL'], ['from', 'SHOP&x=1']]);
+    } finally {
+      server.close();
+    }
   });
 });
