@@ -154,3 +154,26 @@ describe('SMS body templates', () => {
     }
   });
 });
+
+describe('usernames', () => {
+  test("creating a user answers the same whether or not another organisation has that username; each signs in to their own", async () => {
+    const other = await createTenant('Side doors other');
+    const username = `ops.${tag}`;
+    const create = (key: string, password: string, name = username) => api('POST', '/users', { key, body: { username: name, password, scopes: ['contacts:read'] } });
+    const mine = await create(other.secretKey, 'first horse battery staple');
+    expect(mine.status).toBe(200);
+    const theirs = await create(t.secretKey, 'second horse battery staple');
+    const fresh = await create(t.secretKey, 'third horse battery staple', `fresh.${tag}`);
+    expect([theirs.status, Object.keys(theirs.body)]).toEqual([fresh.status, Object.keys(fresh.body)]);
+    expect(theirs.status).toBe(200);
+    // Within one organisation a username stays unique.
+    const again = await create(t.secretKey, 'fourth horse battery staple');
+    expect([again.status, again.body.code, again.body.attribute]).toEqual([409, 'ALREADY_EXISTS', 'username']);
+
+    for (const [password, id] of [['first horse battery staple', mine.body.id], ['second horse battery staple', theirs.body.id]]) {
+      const signed = await api('POST', '/users/login', { body: { username, password } });
+      expect(signed.status).toBe(200);
+      expect((await api('GET', '/users/me', { token: signed.body.access_token })).body.id).toBe(id);
+    }
+  });
+});
