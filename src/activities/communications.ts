@@ -11,6 +11,7 @@ import { scopedClient } from '../db/tenancy';
 import { settingsToSend } from '../domain/communications/integration-secrets';
 import type { HttpSettings, SmtpSettings } from '../domain/communications/integration-settings';
 import { escapeHtml } from '../domain/communications/render';
+import { renderSmsBody, smsContentType } from '../domain/communications/sms-body';
 import { contactSnapshotSql } from '../domain/events/contact-snapshot';
 import { newId } from '../domain/ids';
 import { instrumentHtml, trackingBase, trackingKey } from '../domain/communications/tracking';
@@ -216,10 +217,9 @@ export async function sendSmtp(transport: Transporter, s: SmtpSettings, m: Pick<
 
 /** Through the outbound gateway: a refused address or a redirect is Permanent; the answer is read up to the gateway's cap and dropped. */
 async function sendSms(config: OutboundConfig, s: HttpSettings, to: string, message: string): Promise<string | null> {
-  const json = /^\s*[[{]/.test(s.body_template);
-  const values: Record<string, string> = { to, message, from: s.from ?? '' };
-  const body = s.body_template.replace(/\{\{\s*(to|message|from)\s*\}\}/g, (_w, name: string) => (json ? JSON.stringify(values[name]).slice(1, -1) : values[name]));
-  const headers: Record<string, string> = { 'content-type': json ? 'application/json' : 'text/plain; charset=utf-8' };
+  const contentType = smsContentType(s.body_template, s.content_type);
+  const body = renderSmsBody(s.body_template, contentType, { to, message, from: s.from ?? '' });
+  const headers: Record<string, string> = { 'content-type': `${contentType}; charset=utf-8` };
   if (s.auth.type === 'BASIC') headers.authorization = `Basic ${Buffer.from(`${s.auth.username}:${s.auth.password}`).toString('base64')}`;
   if (s.auth.type === 'BEARER') headers.authorization = `Bearer ${s.auth.token}`;
   if (s.auth.type === 'API_KEY') headers[s.auth.header_name!.toLowerCase()] = s.auth.token!;

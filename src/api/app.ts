@@ -11,6 +11,7 @@ import { parseJson, requireJson } from './middleware/body';
 import { errorHandler, fromZod, toAppError } from './middleware/errors';
 import { requireForwardedHttps } from './middleware/https';
 import { Idempotency, type IdempotencyKeyRef } from './middleware/idempotency';
+import { fromRecord, secretFieldsOf, toRecord } from './secret-fields';
 import { RateLimiter } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { responseHeaders } from './middleware/response-headers';
@@ -136,31 +137,32 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
     const replay = await p.idempotency.claim(scope, scope.key, p.idempotency.fingerprint(req.method, req.originalUrl, req.body));
     if (replay) {
       res.setHeader('Idempotent-Replayed', 'true');
-      sendJson(res, replay.status, replay.body);
+      sendJson(res, replay.status, fromRecord(replay.body, secretFieldsOf(def.response), recordPlace(scope)));
       return;
     }
   }
   const status = def.status ?? 200;
-  const stored = (result: unknown) => ({ status, body: redact(result ?? null, def.secretFields) });
+  // Secrets never lie in clear in the record: src/api/secret-fields.ts.
+  const stored = (at: IdempotencyKeyRef, result: unknown) => ({ status, body: toRecord(result ?? null, secretFieldsOf(def.response), recordPlace(at)) });
   let result: unknown;
   try {
     const prepared = def.prepare ? await def.prepare({ ctx: { ...base, db, sql }, params, query, body }) : undefined;
     if (runsInTransaction(def) && def.transaction === 'sql') {
       result = await inSqlTransaction(p, organisationId, async (txSql) => {
         const out = await def.handler({ ctx: { ...base, db: NO_DATABASE_IN_SQL, sql: txSql }, params, query, body, prepared });
-        if (scope) await p.idempotency.completeSql(scope, stored(out), txSql);
+        if (scope) await p.idempotency.completeSql(scope, stored(scope, out), txSql);
         return out;
       });
     } else if (runsInTransaction(def)) {
       result = await db.$transaction(async (tx) => {
         const out = await def.handler({ ctx: { ...base, db: tx, sql: txSql(tx, organisationId) }, params, query, body, prepared });
         // The replayable response commits with the change it describes.
-        if (scope) await p.idempotency.complete(scope, stored(out), tx);
+        if (scope) await p.idempotency.complete(scope, stored(scope, out), tx);
         return out;
       }, WRITE_TRANSACTION);
     } else {
       result = await def.handler({ ctx: { ...base, db, sql }, params, query, body, prepared });
-      if (scope) await p.idempotency.complete(scope, stored(result));
+      if (scope) await p.idempotency.complete(scope, stored(scope, result));
     }
     if (def.waitForDispatch && p.deps.dispatched) await bounded(p.deps.dispatched(), DISPATCH_WAIT_MS);
     else if (def.method !== 'get') p.deps.afterWrite?.();
@@ -254,10 +256,8 @@ async function settleKey(p: Pipeline, scope: IdempotencyKeyRef, err: unknown) {
   }
 }
 
-function redact(body: unknown, fields: string[] | undefined): unknown {
-  if (!fields || typeof body !== 'object' || body === null) return body;
-  return { ...body, ...Object.fromEntries(fields.filter((f) => f in body).map((f) => [f, null])) };
-}
+/** Where a sealed secret of an idempotency record opens (the record's own key). */
+const recordPlace = (scope: IdempotencyKeyRef) => `idempotency_records:${scope.organisationId}:${scope.credentialId}:${scope.key}`;
 
 function parsePart(schema: RouteDef['body'], value: unknown) {
   if (!schema) return undefined;

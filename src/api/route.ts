@@ -87,11 +87,6 @@ export interface RouteDef<
    * before the transaction opens; its result reaches the handler as `prepared`.
    */
   prepare?: (input: Omit<HandlerInput<Out<P>, Out<Q>, Out<B>, undefined>, 'prepared'>) => Promise<Prep>;
-  /**
-   * Response fields never stored for an Idempotency-Key replay (a secret shown once); a replay
-   * answers them as null.
-   */
-  secretFields?: string[];
   /** Error statuses this operation can answer besides the common ones (documented in OpenAPI). */
   errors?: number[];
   /** A valid request body, shown in the OpenAPI document and used by the bad-input test. */

@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   IN_USE: { status: 409, area: COMMON_AREA, meaning: 'The record is still referenced and cannot be deleted.' },
   IDEMPOTENCY_CONFLICT: { status: 409, area: COMMON_AREA, meaning: 'The Idempotency-Key was used with a different request.' },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, area: COMMON_AREA, meaning: 'A request with this Idempotency-Key is still running.' },
+  IDEMPOTENCY_RESPONSE_ERASED: { status: 409, area: COMMON_AREA, meaning: 'A replay of a request whose stored response named a contact since anonymised: the response is no longer kept (nothing runs again).' },
   PAYLOAD_TOO_LARGE: { status: 413, area: COMMON_AREA, meaning: 'The body exceeds 1 MiB.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, area: COMMON_AREA, meaning: 'The body is not `application/json`.' },
   RATE_LIMITED: { status: 429, area: COMMON_AREA, meaning: 'Too many requests for this credential; see `Retry-After`.' },

@@ -109,7 +109,7 @@ test('a skipped action says why: `reason` on the record read and in the run work
 });
 
 test('direct content renders its placeholders as templates do, in automations and in POST /communications; an unknown one is 400', async () => {
-  const admin = await root.user.update({ where: { username: tenant.admin.username }, data: { email: 'staff@new-user.test' } });
+  const admin = await root.user.update({ where: { organisationId_username: { organisationId: tenant.organisationId, username: tenant.admin.username } }, data: { email: 'staff@new-user.test' } });
   const { id: auto } = await call('POST', '/automations', { name: 'Welcome', entity: 'CONTACTS', event: 'REGISTER_CONTACT' });
   const badSubject = await api('POST', `/automations/${auto}/actions`, {
     key: tenant.secretKey,

@@ -73,7 +73,7 @@ test('SMS/HTTP: auth secrets write-only and kept for the same auth type; INAPP a
   const id = await createId(a.secretKey, '/integrations', { name: 'SMS', code: 'SMS', channel: 'SMS', provider: 'HTTP', settings: HTTP });
   const got = await get(id);
   expect(got.body.settings).toEqual({
-    url: HTTP.url, method: 'POST', body_template: HTTP.body_template, from: 'SHOP',
+    url: HTTP.url, method: 'POST', body_template: HTTP.body_template, content_type: 'application/json', from: 'SHOP',
     auth: { type: 'BEARER', username: null, header_name: null, password_set: false, token_set: true },
   });
   expect(got.text).not.toContain('tok-123');

@@ -162,7 +162,8 @@ test('SMS: a provider answering 500 every time ends FAILED after the retries; a 
   const [c500, c400] = await Promise.all([settled(a.secretKey, id500), settled(a.secretKey, id400)]);
   expect(c500).toMatchObject({ life_cycle_state: 'FAILED', failure_reason: 'SMS provider answered 500', sent_on: null });
   expect(down.hits).toHaveLength(3);
-  expect(down.hits[0].body).toBe('to=+357 99 000 111&msg=hi');
+  // A form template: each value URL-encoded (docs/communications.md "HTTP SMS provider").
+  expect(down.hits[0].body).toBe('to=%2B357%2099%20000%20111&msg=hi');
   expect(c400).toMatchObject({ life_cycle_state: 'FAILED', failure_reason: 'SMS provider answered 400' });
   expect(refusing.hits).toHaveLength(1);
 }, 30_000);

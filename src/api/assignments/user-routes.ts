@@ -48,7 +48,7 @@ export function userRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteD
       summary: 'Create a user',
       description:
         'The user signs in with POST /users/login. A credential gives at most what it holds: a scope it lacks is 403 naming scopes.N, scopes left out (all, `*`) 403 naming scopes unless it holds `*`; ' +
-        'is_admin: true only from an admin user or a key holding `*` (403 naming is_admin). A taken username: 409 ALREADY_EXISTS naming username. ' +
+        'is_admin: true only from an admin user or a key holding `*` (403 naming is_admin). A username is unique within the organisation (409 ALREADY_EXISTS naming username); users of other organisations never collide with it, so the answer tells nothing about them. ' +
         'The password is never stored, returned or logged (only an argon2id hash). Scope: users:write (admin users only).',
       body: userCreateBody, response: idResponse, errors: [409],
       example: { username: 'ada.lovelace', password: 'correct horse battery', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@shop.test', is_admin: false, scopes: ['contacts:read'] },

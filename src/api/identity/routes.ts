@@ -40,7 +40,8 @@ export function identityRoutes(deps: AppDeps & { onKeyRevoked: () => void }) {
     route({
       method: 'post', path: '/users/login', operationId: 'login', tag: 'Authentication', auth: 'none',
       summary: 'Log in a back-office user',
-      description: 'Exchanges a username and password for a short-lived access token (JWT, for `Authorization: Bearer`) and a single-use refresh token. After a few failed attempts for a username, or many from one address, attempts are refused for a time that doubles with each further failure (429 with `Retry-After`), whether the password is right or not.',
+      description: 'Usernames are unique per organisation: the password decides which holder of the username signs in (two holders with that same password: 401). ' +
+        'Exchanges a username and password for a short-lived access token (JWT, for `Authorization: Bearer`) and a single-use refresh token. After a few failed attempts for a username, or many from one address, attempts are refused for a time that doubles with each further failure (429 with `Retry-After`), whether the password is right or not.',
       body: loginBody, response: tokenResponse, errors: [401, 429],
       example: { username: 'admin', password: 'correct horse battery' },
       handler: ({ ctx, body }) => login(deps.database.prisma, body.username, body.password, tokens(), client(ctx)),
@@ -104,7 +105,7 @@ export function identityRoutes(deps: AppDeps & { onKeyRevoked: () => void }) {
         'The key is returned once, in this response; only its hash is stored. A key gets at most the scopes of the credential that creates it ' +
         '(admin users may grant any): a scope it lacks is 403 naming scopes.N; scopes left out mean all (`*`), 403 naming scopes unless it holds `*`. ' +
         'A public key needs the communications scope (403 naming type).',
-      body: apiKeyCreateBody, response: apiKeyCreated, secretFields: ['key'],
+      body: apiKeyCreateBody, response: apiKeyCreated,
       example: { name: 'Shop integration', type: 'SECRET', scopes: ['contacts:read'], expires_on: 4102444800, rate_limit_per_second: 50 },
       handler: async ({ ctx, body }) => {
         checkGrant(ctx.actor, body.type, body.scopes);

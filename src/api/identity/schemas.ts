@@ -2,6 +2,7 @@ import { pagingSchema } from '../lists';
 import { z } from 'zod';
 import { GRANTS } from '../../domain/identity/scopes';
 import { zEpoch } from '../validation';
+import { secret } from '../secret-fields';
 
 export const loginBody = z.strictObject({
   username: z.string().min(1).max(200),
@@ -43,10 +44,10 @@ export const apiKeyItem = z.object({
 });
 
 export const apiKeyCreated = apiKeyItem.extend({
-  key: z
+  key: secret('shown_once', z
     .string()
     .nullable()
-    .meta({ description: 'The key itself. Shown only in this response (null in an Idempotency-Key replay); store it safely.' }),
+    .meta({ description: 'The key itself. Shown only in this response (null in an Idempotency-Key replay); store it safely.' })),
 });
 
 export const apiKeyList = z.object({ content: z.array(apiKeyItem), paging: pagingSchema });

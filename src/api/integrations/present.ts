@@ -5,6 +5,7 @@ import type { IntegrationFilter } from '../../domain/communications/integrations
 import type { SortField } from '../lists';
 import { epoch } from '../present';
 import type { integrationItem, integrationListQuery } from './schemas';
+import { smsContentType } from '../../domain/communications/sms-body';
 
 type Item = z.input<typeof integrationItem>;
 
@@ -43,6 +44,7 @@ function presentSettings(provider: string, settings: unknown): Item['settings'] 
         password_set: s.auth.password != null, token_set: s.auth.token != null,
       },
       body_template: s.body_template,
+      content_type: smsContentType(s.body_template, s.content_type),
       from: s.from ?? null,
     };
   }

@@ -5,13 +5,14 @@ import { z } from 'zod';
 import { AUTH_TYPES, CHANNELS, PROVIDERS, settingsShapeIssues } from '../../domain/communications/integration-settings';
 import { contentList } from '../lists';
 import { pagingQuery, whenParsed, zRefCode, zRefName } from '../validation';
+import { SMS_CONTENT_TYPES } from '../../domain/communications/sms-body';
 
 
 const settings = z.record(z.string(), z.unknown()).meta({
   description:
     'EMAIL/SMTP: {host, port, secure, username, password, from_address, from_name}. EMAIL/SYSTEM: none (the service\'s own SMTP_URL, or the ' +
     'embedded outbox). SMS/HTTP: {url (https; http only to an address the operator allows), method POST|PUT, auth {type NONE|BASIC|BEARER|API_KEY, username, password, token, ' +
-    'header_name}, body_template (placeholders {{to}}, {{message}}, {{from}}), from}. INAPP/INAPP: none. password and token are write-only.',
+    'header_name}, body_template (placeholders {{to}}, {{message}}, {{from}}, each encoded for content_type), content_type?, from}. INAPP/INAPP: none. password and token are write-only.',
 });
 
 /** The settings' shape when the body names the provider; the full rule runs in the domain on the merged record. */
@@ -70,6 +71,7 @@ const httpOut = z.object({
     token_set: z.boolean(),
   }),
   body_template: z.string(),
+  content_type: z.enum(SMS_CONTENT_TYPES).meta({ description: 'The given content_type, or the one the template implies.' }),
   from: z.string().nullable(),
 });
 

@@ -36,7 +36,7 @@ export function purchaseRoutes(deps: AppDeps): RouteDef[] {
       method: 'post', path: '/purchases', operationId: 'createPurchase', tag: TAG, auth: write,
       summary: 'Post a purchase: spend, awards and tier in one transaction',
       description: 'The contact by `contact_id` (id or code) or `cim`. 409 ALREADY_EXISTS on a reference_number used before (nothing is awarded twice); 409 SPENDING_BLOCKED, INSUFFICIENT_BALANCE, LIMIT_EXCEEDED on the spend.',
-      body: purchaseBody, response: purchaseResponse, errors: [404, 409], transaction: 'sql', example: EXAMPLE, secretFields: ['vouchers'],
+      body: purchaseBody, response: purchaseResponse, errors: [404, 409], transaction: 'sql', example: EXAMPLE,
       handler: async ({ ctx, body }) => {
         const posted = await postPurchase(moneyContext(ctx), body);
         return { id: posted.id, ...issuedVouchers(posted) };
@@ -71,7 +71,7 @@ export function purchaseRoutes(deps: AppDeps): RouteDef[] {
       method: 'post', path: '/events', operationId: 'submitEvent', tag: TAG, auth: write,
       summary: 'Submit a customer event and get its event record',
       description: 'type PURCHASE with `purchase` (the POST /purchases body) posts the purchase through the same code and answers 201 with the record of what it did. Other types: 400.',
-      body: eventBody, response: eventRecord, status: 201, errors: [404, 409], transaction: 'sql', secretFields: ['vouchers'],
+      body: eventBody, response: eventRecord, status: 201, errors: [404, 409], transaction: 'sql',
       example: { type: 'PURCHASE', purchase: { ...EXAMPLE, reference_number: 'POS-2026-000124' } },
       handler: async ({ ctx, body }) => {
         if (body.type.toUpperCase() !== 'PURCHASE') throw invalid('type', `Event type ${body.type} is not supported; supported: PURCHASE`);

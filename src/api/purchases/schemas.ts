@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { contactParams } from '../contacts/schemas';
 import { customFieldsBody, customFieldsOut } from '../custom-fields/schemas';
 import { pagingQuery, whenParsed, zAmount, zCurrency, zEpoch, zEpochQuery, zId } from '../validation';
+import { secret } from '../secret-fields';
 
 const nonNegative = zAmount.refine((v) => v.gte(0), { message: 'must not be negative' });
 const positive = zAmount.refine((v) => v.gt(0), { message: 'must be greater than 0' });
@@ -83,7 +84,7 @@ export const purchaseItem = z.object({
   custom_fields: customFieldsOut,
 });
 
-const issuedVoucher = z.object({ id: z.string(), number: z.string(), secret_number: z.string().nullable() }).meta({ description: 'A voucher an award issued; its secret number is answered here only.' });
+const issuedVoucher = z.object({ id: z.string(), number: z.string(), secret_number: secret('shown_once', z.string().nullable()) }).meta({ description: 'A voucher an award issued; its secret number is answered here only.' });
 
 export const purchaseResponse = z.object({
   id: z.string(),

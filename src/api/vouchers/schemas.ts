@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { VOUCHER_CATEGORIES, VOUCHER_CLASSIFICATIONS } from '../../domain/loyalty/reference/values';
 import { contentList } from '../lists';
 import { pagingQuery, zAmount, zId } from '../validation';
+import { secret } from '../secret-fields';
 
 const customFields = z
   .array(z.strictObject({ key: z.string().min(1).max(100), value: z.string().max(1000).nullable() }))
@@ -48,10 +49,10 @@ export const voucherListQuery = pagingQuery(['created_on', 'expiration_date', 'n
 export const voucherIssued = z.object({
   id: z.string(),
   number: z.string(),
-  secret_number: z
+  secret_number: secret('shown_once', z
     .string()
     .nullable()
-    .meta({ description: 'Shown only in this response (null in an Idempotency-Key replay): only a keyed hash of it is kept.' }),
+    .meta({ description: 'Shown only in this response (null in an Idempotency-Key replay): only a keyed hash of it is kept.' })),
 });
 
 const amountOrNull = z.number().nullable();

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { contentList } from '../lists';
 import { pagingQuery, zEpoch, zEpochQuery, zId, zRefName } from '../validation';
+import { secret } from '../secret-fields';
 
 export const WEBHOOK_METHODS = ['POST', 'PUT'] as const;
 export const URL_AUTHS = ['NO_AUTH', 'USERNAME_PASSWORD', 'API_KEY'] as const;
@@ -45,7 +46,10 @@ export const rotateSecretBody = z.strictObject({
 
 export const webhookSecretResponse = z.object({
   id: z.string(),
-  secret_key: z.string().meta({ description: 'The signing secret (whsec_...): also answered by GET /webhooks/{id} to a credential with webhooks:write.' }),
+  secret_key: secret('sealed', z.string().meta({
+    description: 'The signing secret (whsec_...): also answered by GET /webhooks/{id} to a credential with webhooks:write. ' +
+      'An Idempotency-Key replay answers it again (kept sealed in the record).',
+  })),
 });
 
 export const webhookListQuery = pagingQuery(['name', 'url_endpoint', 'created_on']).extend({

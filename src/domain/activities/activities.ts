@@ -107,10 +107,11 @@ export async function setActivityState(tx: Tx, actor: AuditActor, id: string, to
   await audit(tx, actor, { action: 'UPDATE', entityType: ENTITY, entityId: id, changes: { life_cycle_state: { from, to } } });
 }
 
+/** The deleted activity's link stays in its audit row, so anonymising the contact finds the subject (anonymise-traces.ts). */
 export async function deleteActivity(tx: Tx, actor: AuditActor, id: string): Promise<void> {
   const current = await lockActivity(tx, actor.organisationId, id);
   await tx.activity.delete({ where: { id } });
-  await audit(tx, actor, { action: 'DELETE', entityType: ENTITY, entityId: id, changes: { subject: current.subject } });
+  await audit(tx, actor, { action: 'DELETE', entityType: ENTITY, entityId: id, changes: { subject: current.subject, entity_type: current.entityType, entity_id: current.entityId } });
 }
 
 /** The row under a lock, so two concurrent updates cannot together leave it nobody's. */

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { invalid } from '../errors';
 import { whenParsed, zBool } from '../input-values';
+import { SMS_CONTENT_TYPES } from './sms-body';
 
 export const CHANNELS = ['EMAIL', 'SMS', 'INAPP'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -60,7 +61,11 @@ const httpSettingsFields = z.strictObject({
     .min(1)
     .max(10_000)
     .refine((t) => [...t.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)].every((m) => ['to', 'message', 'from'].includes(m[1])), 'placeholders are {{to}}, {{message}} and {{from}} only')
-    .meta({ description: 'Request body with the placeholders {{to}}, {{message}}, {{from}} (JSON-escaped when the body is JSON).' }),
+    .meta({ description: 'Request body with the placeholders {{to}}, {{message}}, {{from}}; each value is encoded for content_type (JSON string escaping, form URL-encoding, XML entities; text/plain: as it is).' }),
+  content_type: z.enum(SMS_CONTENT_TYPES).nullish().meta({
+    description: 'The body\'s Content-Type. Default: from the template: application/json when it starts with { or [, application/xml with <, ' +
+      'application/x-www-form-urlencoded when it is name=value pairs joined by &, else text/plain.',
+  }),
   from: text(100).nullish().meta({ description: 'Sender id or number given to the provider as {{from}}.' }),
 });
 

@@ -1,7 +1,7 @@
 // What anonymising a contact clears beyond the contact itself (docs/contacts.md "Anonymisation"):
-// the copies of its personal data that events, automation runs, webhooks and communications
-// made. Run in the anonymisation's transaction, on its organisation-scoped client ($1 is the
-// organisation, $2 the contact). Ids, states, times and amounts stay, so histories still add up.
+// the copies of its personal data that events, automation runs, webhooks, communications,
+// Idempotency-Key records, activities and audit rows made. Run in the anonymisation's
+// transaction, on its organisation-scoped client ($1 is the organisation, $2 the contact). Ids, states, times and amounts stay, so histories still add up.
 import type { Tx } from '../../db/client';
 
 export const ANONYMIZED = '[anonymized]';
@@ -64,6 +64,38 @@ const STATEMENTS: Array<[string, unknown[]]> = [
    WHERE organisation_id = $1 AND contact_id = $2::uuid`, [ANONYMIZED]],
 ];
 
+/** What an activity about the contact is linked to: the contact, its accounts, its purchases. */
+const ACTIVITY_LINKS = `SELECT $2::uuid AS id UNION ALL SELECT id FROM accounts WHERE organisation_id = $1 AND contact_id = $2::uuid
+  UNION ALL SELECT id FROM purchases WHERE organisation_id = $1 AND contact_id = $2::uuid`;
+const CONTACTS_ACTIVITY_ENTITIES = `entity_type IN ('CONTACT', 'ACCOUNT', 'PURCHASE') AND entity_id IN (${ACTIVITY_LINKS})`;
+
+/** Audit values that may be personal: a credential's username, an activity's texts. */
+const PERSONAL_AUDIT_KEYS = ['username', 'subject', 'description'];
+
+/**
+ * What an Idempotency-Key replay answers once the stored response named the contact: the key
+ * keeps refusing a second effect, and answers no personal data (docs/security.md
+ * "Anonymisation reaches idempotency records").
+ */
+export const ERASED_RESPONSE = {
+  code: 'IDEMPOTENCY_RESPONSE_ERASED',
+  message: 'The response of this request named a contact that has since been anonymised: it is no longer kept',
+};
+
+/** Copies outside automations: replayable responses, activities about the contact, the audit trail. */
+const OTHER_COPIES: Array<[string, unknown[]]> = [
+  // Found by the contact's id anywhere in the stored response (the record keeps no index of it).
+  [`UPDATE idempotency_records SET status_code = 409, response_body = $3::jsonb
+   WHERE organisation_id = $1 AND response_body IS NOT NULL AND strpos(response_body::text, $2::uuid::text) > 0`, [JSON.stringify(ERASED_RESPONSE)]],
+  [`UPDATE activities SET subject = $3::text, description = CASE WHEN description IS NULL THEN NULL ELSE $3::text END, updated_at = now()
+   WHERE organisation_id = $1 AND (${CONTACTS_ACTIVITY_ENTITIES})`, [ANONYMIZED]],
+  // Rows about the contact, its credential (changes.contact_id) or an activity about it (changes.entity_id, or the activity's own rows).
+  [`UPDATE audit_entries SET changes = changes || (SELECT jsonb_object_agg(k, to_jsonb($4::text)) FROM unnest($3::text[]) AS k WHERE changes ? k)
+   WHERE organisation_id = $1 AND changes ?| $3::text[] AND (entity_id = $2::uuid OR changes->>'contact_id' = $2::uuid::text
+     OR changes->>'entity_id' IN (SELECT id::text FROM (${ACTIVITY_LINKS}) AS l)
+     OR (entity_type = 'activity' AND entity_id IN (SELECT id FROM activities WHERE organisation_id = $1 AND (${CONTACTS_ACTIVITY_ENTITIES}))))`, [PERSONAL_AUDIT_KEYS, ANONYMIZED]],
+];
+
 export async function clearContactTraces(tx: Tx, organisationId: string, contactId: string): Promise<void> {
-  for (const [statement, params] of STATEMENTS) await tx.$executeRawUnsafe(statement, organisationId, contactId, ...params);
+  for (const [statement, params] of [...STATEMENTS, ...OTHER_COPIES]) await tx.$executeRawUnsafe(statement, organisationId, contactId, ...params);
 }

@@ -1,7 +1,7 @@
 import type { Tx as Db } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { newId } from '../ids';
-import { alreadyExists, invalidCredential, notFound } from '../errors';
+import { invalidCredential, notFound } from '../errors';
 import { hashPassword, verifyPassword } from './passwords';
 import { ALL_SCOPES } from './scopes';
 import { addressKey, countAttempt, refreshKey, settleAttempt, usernameKey, type ThrottleLimits } from './throttle';
@@ -28,8 +28,7 @@ export async function createUser(db: Db, input: NewUser & { password: string }) 
  * the first start are not requests.
  */
 export async function addUser(db: Db, input: NewUser & { passwordHash: string }, actor?: AuditActor) {
-  const taken = await db.user.findUnique({ where: { username: input.username }, select: { id: true } });
-  if (taken) throw alreadyExists('username', 'A user with this username already exists');
+  // Unique within the organisation: its own index answers 409 naming username, another organisation's users never collide.
   const user = await db.user.create({
     data: {
       id: newId(),
@@ -73,10 +72,14 @@ export interface SignInClient {
 export async function login(db: Db, username: string, password: string, settings: TokenSettings, client: SignInClient): Promise<TokenPair> {
   const [userKey, ipKey] = [usernameKey(username), addressKey(client.address)];
   await countAttempt(db, [userKey, ipKey], client.limits);
-  const user = await db.user.findUnique({ where: { username } });
-  // Verify even when the user is unknown so that timing does not reveal which usernames exist.
-  const ok = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
-  if (!user || !ok || user.disabledAt) throw invalidCredential('Invalid username or password');
+  // Usernames are unique per organisation: the password tells the holders of one apart (docs/security.md
+  // "Usernames"). Verify even when nobody holds it so that timing does not reveal which usernames exist.
+  const holders = await db.user.findMany({ where: { username } });
+  const verified = await Promise.all((holders.length ? holders : [null]).map((u) => verifyPassword(u?.passwordHash ?? DUMMY_HASH, password)));
+  const matching = holders.filter((_, i) => verified[i]);
+  // Two holders with the same password: neither is signed in, since nothing says which one is meant.
+  const user = matching.length === 1 ? matching[0] : undefined;
+  if (!user || user.disabledAt) throw invalidCredential('Invalid username or password');
   await settleAttempt(db, { reset: [userKey], uncount: [ipKey] }, client.limits);
   return issueTokens(db, user, settings);
 }
