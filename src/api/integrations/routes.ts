@@ -63,8 +63,9 @@ export function integrationRoutes(): RouteDef[] {
       summary: 'Update an integration',
       description:
         'Partial: only the fields given change; null clears the code. settings given replace the settings, except password and token left out, ' +
-        'which keep their stored value (same provider and auth type); null given for one clears it. A new target (SMTP host or port, HTTP url) with a stored ' +
-        'secret needs the secret again: 400 naming settings.password or settings.auth.password / settings.auth.token.',
+        'which keep their stored value (same provider and auth type); null given for one clears it. A change of what a stored secret travels with ' +
+        '(SMTP host, port, secure or username; HTTP url, auth username or header_name) needs the secret again: 400 naming settings.password or ' +
+        'settings.auth.password / settings.auth.token. Scope: integrations:write.',
       params: idParams, body: integrationUpdateBody, response: idResponse, errors: [404, 409],
       prepare: ({ ctx, body }) => checkIntegrationTargets(ctx.config, body.settings),
       example: { name: 'Marketing mail', channel: 'EMAIL', provider: 'SMTP', settings: { host: 'smtp.example.com', port: 465, secure: true, username: 'mailer', password: 'secret', from_address: 'news@example.com' } },
