@@ -102,7 +102,8 @@ async function run(db: Db, command: string, o: Options, scopes?: string[]) {
       return { id: row.id, type: row.kind, scopes: row.scopes, key: secret };
     }
     case 'revoke-api-key':
-      await revokeApiKey(db, need('organisation'), need('id'));
+      // The operator: revokes any key.
+      await revokeApiKey(db, need('organisation'), { isAdmin: true, scopes: ['*'] }, need('id'));
       return { id: o.id, revoked: true };
     case 'revoke-sessions':
     case 'disable-user':

@@ -41,10 +41,11 @@ test('PUT /users/{id}: partial, null clears, audited fields only; bad input name
 });
 
 test('scopes: users:write for keys, and admin users only', async () => {
-  const user = await cliUser(a, `plain-${tag}`);
+  const user = await cliUser(a, `plain-${tag}`, '--scopes', 'contacts:read');
   const reader = await keyWith(a.secretKey, ['reference_data']);
   expectError(await api('PUT', `/users/${user.id}`, { key: reader, body: { email: 'x@shop.test' } }), 403, 'FORBIDDEN');
-  const writer = await keyWith(a.secretKey, ['users:write']);
+  // The e-mail address takes the user's rights too (test/security/rights.test.ts).
+  const writer = await keyWith(a.secretKey, ['users:write', 'contacts:read']);
   expect((await api('PUT', `/users/${user.id}`, { key: writer, body: { email: 'w@shop.test' } })).status).toBe(200);
 
   // A user who is not an admin may not edit users, even their own profile.

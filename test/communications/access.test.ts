@@ -1,5 +1,6 @@
 // Who may reach the communications reference data: secret keys and users with the
-// `communications:read` / `communications:write` scopes. The public key reaches only spec 4.7's
+// `communications:read` / `communications:write` scopes, and for integrations (where messages
+// go) `integrations:read` / `integrations:write`. The public key reaches only spec 4.7's
 // template operations here, never integrations or segments (test/security/privilege.test.ts
 // walks the whole document).
 import { createId, expectError, keyWith, UNKNOWN_ID } from '../money/helpers';
@@ -50,11 +51,12 @@ test('no credential, or an unknown one: 401', async () => {
   }
 });
 
-test('scopes: none → 403; communications:read reads only; communications writes', async () => {
+test('scopes: none → 403; <group>:read reads only; the group writes (integrations: integrations, else communications)', async () => {
   const settingsOnly = await keyWith(a.secretKey, ['settings']);
-  const readOnly = await keyWith(a.secretKey, ['communications:read']);
-  const full = await keyWith(a.secretKey, ['communications']);
   for (const path of PATHS) {
+    const group = path === '/integrations' ? 'integrations' : 'communications';
+    const readOnly = await keyWith(a.secretKey, [`${group}:read`]);
+    const full = await keyWith(a.secretKey, [group]);
     expectError(await api('GET', path, { key: settingsOnly }), 403, 'FORBIDDEN');
     expectError(await api('GET', `${path}/${UNKNOWN_ID}`, { key: settingsOnly }), 403, 'FORBIDDEN');
     expectError(await api('POST', path, { key: settingsOnly, body: BODIES[path] }), 403, 'FORBIDDEN');

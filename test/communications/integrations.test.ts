@@ -49,10 +49,10 @@ test('EMAIL/SMTP: create, read without the password, list, partial update keeps 
   }
   expect((await api('GET', '/integrations?channel=SMS', { key: a.secretKey })).body.paging.total).toBe(0);
 
-  // Settings without the password keep it; null clears it.
+  // Settings without the password keep it (unless what it travels with changes: test/security/rights.test.ts); null clears it.
   const { password: _omit, ...withoutPassword } = SMTP;
-  expect((await put(id, { name: 'Mail 2', settings: { ...withoutPassword, secure: true } })).body).toEqual({ id });
-  expect((await get(id)).body).toMatchObject({ name: 'Mail 2', settings: { port: 587, secure: true, password_set: true } });
+  expect((await put(id, { name: 'Mail 2', settings: { ...withoutPassword, from_name: 'News 2' } })).body).toEqual({ id });
+  expect((await get(id)).body).toMatchObject({ name: 'Mail 2', settings: { port: 587, secure: false, from_name: 'News 2', password_set: true } });
   expect((await put(id, { settings: { ...withoutPassword, password: null } })).status).toBe(200);
   expect((await get(id)).body.settings.password_set).toBe(false);
 

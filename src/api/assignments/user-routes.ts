@@ -67,7 +67,7 @@ export function userRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteD
       summary: "Change a user's profile, admin rights, scopes or state",
       description:
         'Partial: only the fields given change; null clears a profile field. A change of is_admin or scopes, and is_disabled: true, end the user\'s sessions. ' +
-        'Grants as POST /users (403 naming scopes.N or is_admin); is_admin, scopes and is_disabled of a user who holds more than the credential: 403 naming the field. ' +
+        'Grants as POST /users (403 naming scopes.N or is_admin); is_admin, scopes, is_disabled and email (where their reports are mailed) of a user who holds more than the credential: 403 naming the field. ' +
         'Your own admin rights, account or users:write: 409 SELF_LOCKOUT; the last enabled admin: 409 LAST_ADMIN. Scope: users:write (admin users only).',
       params: idParams, body: userUpdateBody, response: idResponse, errors: [404, 409],
       example: { email: 'ops@shop.test', first_name: 'Ada', last_name: 'Lovelace', scopes: ['contacts', 'reports:read'] },
@@ -76,6 +76,8 @@ export function userRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteD
         await changeAccess(ctx.db, actorOf(ctx), manager(ctx), params.id, { isAdmin, scopes, disabled });
         const access = [isAdmin, scopes, disabled].some((v) => v !== undefined);
         const profile = [email, firstName, lastName].some((v) => v !== undefined);
+        // Their reports are mailed there (docs/reports.md "Recipient"): as much a right as their password.
+        if (email !== undefined) await managedUser(ctx.db, ctx.organisationId, manager(ctx), params.id, 'email');
         if (profile || !access) await updateUserProfile(ctx.db, actorOf(ctx), params.id, { email, firstName, lastName });
         return { id: params.id };
       },

@@ -133,12 +133,14 @@ export function identityRoutes(deps: AppDeps & { onKeyRevoked: () => void }) {
     route({
       method: 'delete', path: '/api_keys/{id}', operationId: 'revokeApiKey', tag: 'API keys',
       auth: { scope: 'api_keys:write', adminOnly: true }, summary: 'Revoke an API key',
-      description: 'Takes effect at once on this replica and within AUTH_CACHE_SECONDS on others.',
+      description:
+        'Takes effect at once on this replica and within AUTH_CACHE_SECONDS on others. Only a credential holding at least the key\'s scopes revokes it ' +
+        '(admin users: any; a `*` key only a `*` holder; a public key a holder of the communications scope): 403 otherwise.',
       params: idParams, response: idResponse, errors: [404],
-      // One statement, committed before this replica forgets the key, so no request re-caches it meanwhile.
+      // The update is one statement, committed before this replica forgets the key, so no request re-caches it meanwhile.
       transaction: false,
       handler: async ({ ctx, params }) => {
-        await revokeApiKey(ctx.db, ctx.organisationId, params.id);
+        await revokeApiKey(ctx.db, ctx.organisationId, ctx.actor, params.id);
         deps.onKeyRevoked();
         return { id: params.id };
       },

@@ -75,7 +75,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       summary: 'Update a webhook',
       description:
         'Partial, as create without method. Changing url_auth drops the credentials of the old kind; the new kind\'s must be given. ' +
-        'A new url_endpoint needs the stored password or api_key given again (400 naming it). Requests already made keep the url they were made with.',
+        'A new url_endpoint, or a new username, needs the stored password or api_key given again (400 naming it). Requests already made keep the url they were made with.',
       params: idParams, body: webhookUpdateBody, response: idResponse, errors: [404],
       example: { name: 'Order feed (v2)', url_endpoint: EXAMPLE_URL, url_auth: 'USERNAME_PASSWORD', username: 'backoffice', password: 's3cret-pass' },
       prepare: async ({ ctx, body }) => (body.url_endpoint === undefined ? undefined : checkWebhookEndpoint(ctx.config, body.url_endpoint)),

@@ -124,22 +124,26 @@ type Loose = Record<string, unknown>;
 /**
  * A partial update's settings keep the stored secrets they leave out (a client never reads them
  * back, so it cannot send them again): for the same provider, and for HTTP the same auth type.
- * null given for a secret clears it. Never for a new target: whoever may edit an integration
- * would otherwise point it at their own host and receive the password with the next send.
+ * null given for a secret clears it. Never when the update changes a field that decides where or
+ * how the secret travels (docs/security.md "Rights follow what a change reaches"): whoever may
+ * edit an integration would otherwise point it at their own host, or send the password in clear
+ * (`secure: false`) or in a header the provider logs, with the next send.
  */
 export function keepSecrets(provider: Provider, stored: unknown, given: unknown): unknown {
   if (!isObject(stored) || !isObject(given)) return given;
   if (provider === 'SMTP') {
     if ('password' in given) return given;
-    const retargeted = String(given.host).toLowerCase() !== String(stored.host).toLowerCase() || given.port !== stored.port;
-    if (retargeted && stored.password != null) throw secretNeeded('settings.password', 'a new host or port');
+    if (stored.password != null) refuseChanged('settings.password', stored, given, SMTP_CARRIERS);
     return { ...given, password: stored.password };
   }
   if (provider === 'HTTP' && isObject(given.auth) && isObject(stored.auth) && given.auth.type === stored.auth.type) {
     const auth: Loose = { ...given.auth };
     for (const secret of ['password', 'token']) {
       if (secret in auth) continue;
-      if (given.url !== stored.url && stored.auth[secret] != null) throw secretNeeded(`settings.auth.${secret}`, 'a new url');
+      if (stored.auth[secret] != null) {
+        refuseChanged(`settings.auth.${secret}`, stored, given, ['url']);
+        refuseChanged(`settings.auth.${secret}`, stored.auth, given.auth, HTTP_AUTH_CARRIERS, 'auth.');
+      }
       auth[secret] = stored.auth[secret];
     }
     return { ...given, auth };
@@ -147,8 +151,25 @@ export function keepSecrets(provider: Provider, stored: unknown, given: unknown)
   return given;
 }
 
-function secretNeeded(attribute: string, target: string) {
-  return invalid(attribute, `${attribute}: required with ${target}; the stored one is never sent to another target (or null to clear it)`);
+/**
+ * What a stored secret travels with: its target (SMTP host and port, the HTTP url), the transport
+ * (`secure`), and the rest of the auth it is presented with (username, the API_KEY header).
+ */
+const SMTP_CARRIERS = ['host', 'port', 'secure', 'username'];
+const HTTP_AUTH_CARRIERS = ['username', 'header_name'];
+
+/** 400 naming the secret when one of `fields` differs between stored and given (as the request may spell it). */
+function refuseChanged(attribute: string, stored: Loose, given: Loose, fields: string[], prefix = ''): void {
+  const changed = fields.find((f) => comparable(f, given[f]) !== comparable(f, stored[f]));
+  if (changed) {
+    throw invalid(attribute, `${attribute}: required when ${prefix}${changed} changes; the stored one is never sent to another target or in another way (or null to clear it)`);
+  }
+}
+
+/** Host names in any case, `secure` as a boolean or its string, a left-out optional field as null. */
+function comparable(field: string, value: unknown): string {
+  if (value == null) return 'null';
+  return field === 'host' ? String(value).toLowerCase() : String(value);
 }
 
 function isObject(v: unknown): v is Loose {

@@ -81,15 +81,18 @@ export async function listApiKeys(db: Tx, organisationId: string, args: ListArgs
   return { rows, total };
 }
 
-export async function revokeApiKey(db: Tx, organisationId: string, id: string) {
-  const result = await db.apiKey.updateMany({
-    where: { id, organisationId, revokedAt: null },
-    data: { revokedAt: new Date() },
-  });
-  if (result.count === 0) {
-    const exists = await db.apiKey.findFirst({ where: { id, organisationId }, select: { id: true } });
-    if (!exists) throw notFound('API key');
-  }
+/**
+ * Only a credential holding at least a key's rights revokes it (admin users: any), as for users:
+ * otherwise `api_keys:write` alone revokes the organisation's `*` key. A public key's rights are
+ * the `communications` group (what creating one takes).
+ */
+export async function revokeApiKey(db: Tx, organisationId: string, grantor: Grantor, id: string) {
+  const key = await db.apiKey.findFirst({ where: { id, organisationId }, select: { name: true, kind: true, keyPrefix: true, scopes: true } });
+  if (!key) throw notFound('API key');
+  const held = grantor.isAdmin || (key.kind === 'PUBLIC' ? canGrant(grantor.scopes, 'communications') : key.scopes.every((s) => canGrant(grantor.scopes, s)));
+  if (!held) throw forbidden(`The key ${key.name} (${key.keyPrefix}...) holds rights this credential does not; only a credential holding them revokes it`);
+  // A key already revoked keeps its first revocation time.
+  await db.apiKey.updateMany({ where: { id, organisationId, revokedAt: null }, data: { revokedAt: new Date() } });
 }
 
 /** The key row for a presented secret if it is usable now, else null. */

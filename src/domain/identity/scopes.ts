@@ -4,9 +4,11 @@
  * and its accounting periods (what finance controls); `reference_data` also covers the business
  * network, products and spend conditions (docs/money-reference.md "Scopes") and the loyalty
  * reference data (schemes, tiers, offers, voucher types); `rewards` is an account's reward
- * attributes, merchants and scheme sign-ups (docs/loyalty.md).
+ * attributes, merchants and scheme sign-ups (docs/loyalty.md); `integrations` is the providers
+ * messages and report mails go through (where mail goes and which secrets go with it), apart from
+ * `communications`, which only uses them (docs/security.md "Rights follow what a change reaches").
  */
-export const SCOPE_GROUPS = ['contacts', 'accounts', 'reference_data', 'settings', 'wallets', 'api_keys', 'rewards', 'purchases', 'vouchers', 'activities', 'communications', 'webhooks', 'automations', 'reports', 'users'] as const;
+export const SCOPE_GROUPS = ['contacts', 'accounts', 'reference_data', 'settings', 'wallets', 'api_keys', 'rewards', 'purchases', 'vouchers', 'activities', 'communications', 'integrations', 'webhooks', 'automations', 'reports', 'users'] as const;
 export type ScopeGroup = (typeof SCOPE_GROUPS)[number];
 
 /** What a route requires (`auth: { scope }`): a typo here fails tsc. */

@@ -1,7 +1,8 @@
 // Who may change a user's access through the API (docs/security.md "A credential grants at most
 // what it holds"): a credential gives at most what it holds, manages the access of a user only
 // when it holds that user's rights itself (else resetting their password would hand it their
-// sign-in), and no change locks its caller or the organisation out of user management.
+// sign-in, and changing their e-mail address their reports), and no change locks its caller or the
+// organisation out of user management.
 import type { Tx } from '../../db/client';
 import type { AuditActor } from '../audit';
 import { conflict, forbidden, notFound } from '../errors';
@@ -55,7 +56,7 @@ export async function managedUser(tx: Tx, organisationId: string, m: Manager, id
   if (!user) throw notFound('User');
   if (!holdsRightsOf(m, user)) {
     const prefix = attribute ? `${attribute}: ` : '';
-    throw forbidden(`${prefix}${user.username} holds rights this credential does not; only a credential holding them manages this user's access`, attribute);
+    throw forbidden(`${prefix}${user.username} holds rights this credential does not; only a credential holding them manages this user's access and e-mail address`, attribute);
   }
   return user;
 }

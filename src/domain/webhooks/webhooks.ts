@@ -68,16 +68,20 @@ export async function createWebhook(tx: Tx, actor: AuditActor, input: WebhookInp
 }
 
 /**
- * Partial; the credentials of the resulting url_auth must be complete. A new url_endpoint needs
- * the stored password or api_key given again: kept, it would go to whoever the url now names.
+ * Partial; the credentials of the resulting url_auth must be complete. A new url_endpoint, or a
+ * new username beside a stored password, needs the stored password or api_key given again: kept,
+ * it would go to whoever the url now names, or be presented for someone else (docs/security.md
+ * "Rights follow what a change reaches").
  */
 export async function updateWebhook(tx: Tx, actor: AuditActor, id: string, patch: WebhookPatch): Promise<void> {
   const current = openWebhook(await lockWebhook(tx, actor.organisationId, id));
   const urlAuth = patch.url_auth ?? (current.urlAuth as UrlAuth);
-  if (patch.url_endpoint !== undefined && patch.url_endpoint !== current.urlEndpoint && urlAuth === current.urlAuth) {
+  const changed =
+    patch.url_endpoint != null && patch.url_endpoint !== current.urlEndpoint ? 'url_endpoint' : urlAuth === 'USERNAME_PASSWORD' && patch.username != null && patch.username !== current.username ? 'username' : undefined;
+  if (changed && urlAuth === current.urlAuth) {
     for (const [field, stored] of [['password', current.password], ['api_key', current.apiKey]] as const) {
       if (stored != null && patch[field] == null) {
-        throw invalid(field, `${field}: required with a new url_endpoint; the stored one is never sent to another target`);
+        throw invalid(field, `${field}: required when ${changed} changes; the stored one is never sent to another target or in another way`);
       }
     }
   }
