@@ -81,6 +81,22 @@ async function adminKey(type: 'PUBLIC' | 'SECRET'): Promise<string> {
   return JSON.stringify(res.body);
 }
 
+describe('a public key may hold less than the communication operations, never more', () => {
+  test('communications:read alone reads and cannot send; a scope beyond 4.7 is refused', async () => {
+    const made = await api('POST', '/api_keys', { key: a.secretKey, body: { name: 'read-only widget', type: 'PUBLIC', scopes: ['communications:read'] } });
+    expect([made.status, made.body.scopes]).toEqual([200, ['communications:read']]);
+    const reader = made.body.key as string;
+    expect((await api('GET', '/communications?size=1', { key: reader })).status).toBe(200);
+    expectError(await send(reader, { contact_id: 'PK-ADA' }), 403, 'FORBIDDEN');
+    // Left out: the whole 4.7 set, as every public key made before could do.
+    expect((await send(a.publicKey, { contact_id: 'PK-ADA' })).status).toBe(200);
+    expectError(await api('POST', '/api_keys', { key: a.secretKey, body: { name: 'wide', type: 'PUBLIC', scopes: ['contacts'] } }), 400, 'INVALID_REQUEST', 'scopes.0');
+    expectError(await api('POST', '/api_keys', { key: a.secretKey, body: { name: 'wide', type: 'PUBLIC', scopes: ['communications', '*'] } }), 400, 'INVALID_REQUEST', 'scopes.1');
+    // Scopes never widen a public key past the communication operations.
+    expectError(await api('GET', '/contacts?size=1', { key: reader }), 403, 'FORBIDDEN');
+  });
+});
+
 describe('plans a public key posts tick no more often than the floor', () => {
   let segment: string;
   const plan = (extra: Json) => ({

@@ -26,7 +26,7 @@ export const apiKeyCreateBody = z.strictObject({
   type: z.enum(['SECRET', 'PUBLIC']).default('SECRET'),
   scopes: zGrants
     .optional()
-    .meta({ description: 'Default: all (`*`). `*`, a group (read and write) or `<group>:read` / `<group>:write`; at most the scopes of the credential creating the key.' }),
+    .meta({ description: 'Default: all (`*`); for a PUBLIC key, communications (spec 4.7), of which it may hold less (`communications:read`), never more (400 naming scopes.N). `*`, a group (read and write) or `<group>:read` / `<group>:write`; at most the scopes of the credential creating the key.' }),
   expires_on: zEpoch.optional(),
   rate_limit_per_second: z.number().int().min(1).max(100000).optional(),
 });

@@ -122,7 +122,8 @@ export function authorise(principal: Principal, auth: Exclude<RouteDef['auth'], 
     throw forbidden('Public API keys are accepted only by the communication operations; use a secret key');
   }
   if (auth.adminOnly && actor.type === 'user' && !actor.isAdmin) throw forbidden('This operation requires an admin user');
-  if (actor.kind === 'SECRET' && !hasScope(actor.scopes, auth.scope)) {
+  // A public key's [] is the whole public set; a list narrows it (src/domain/identity/scopes.ts).
+  if ((actor.kind === 'SECRET' || (actor.kind === 'PUBLIC' && actor.scopes.length)) && !hasScope(actor.scopes, auth.scope)) {
     throw forbidden(`This credential lacks the scope ${auth.scope}`);
   }
 }

@@ -1,8 +1,8 @@
 import type { ApiKey, Tx } from '../../db/client';
 import type { ListArgs, ListPage } from '../lists';
 import { newId } from '../ids';
-import { forbidden, notFound } from '../errors';
-import { ALL_SCOPES, canGrant } from './scopes';
+import { forbidden, invalid, notFound } from '../errors';
+import { ALL_SCOPES, canGrant, PUBLIC_KEY_SCOPES } from './scopes';
 import { newSecret, sha256 } from './tokens';
 
 export type ApiKeyKind = 'SECRET' | 'PUBLIC';
@@ -33,13 +33,21 @@ export interface Grantor {
 /**
  * A key gets at most its creator's scopes (admin users: any), so `api_keys:write` alone cannot
  * mint a wider key. Left out, scopes mean all (`*`), which only a `*` holder may grant. A public
- * key reads and writes communications (spec 4.7), so it needs the `communications` group.
+ * key reads and writes communications (spec 4.7), so it needs the `communications` group; it may
+ * be given less (`communications:read` or `:write` alone), never more.
  */
 export function checkGrant(grantor: Grantor, kind: ApiKeyKind, scopes: readonly string[] | undefined): void {
+  if (kind === 'PUBLIC') {
+    scopes?.forEach((scope, i) => {
+      if (!canGrant(PUBLIC_KEY_SCOPES, scope)) throw invalid(`scopes.${i}`, `${scope}: a public key holds at most ${PUBLIC_KEY_SCOPES.join(' and ')} (spec 4.7)`);
+    });
+  }
   if (grantor.isAdmin) return;
   if (kind === 'PUBLIC') {
-    if (!canGrant(grantor.scopes, 'communications')) {
-      throw forbidden('type: a public key reads and writes communications; creating one needs the communications scope', 'type');
+    for (const scope of scopes ?? ['communications']) {
+      if (!canGrant(grantor.scopes, scope)) {
+        throw forbidden(`type: a public key reads and writes communications; creating one needs ${scope}`, 'type');
+      }
     }
     return;
   }
@@ -65,8 +73,9 @@ export async function createApiKey(db: Tx, input: NewApiKey) {
       name: input.name,
       keyHash: sha256(secret),
       keyPrefix: secret.slice(0, 10),
-      // Public keys identify the organisation for communications only; scopes do not widen that.
-      scopes: input.kind === 'PUBLIC' ? [] : (input.scopes ?? ALL_SCOPES),
+      // A public key's [] is the whole of PUBLIC_KEY_SCOPES (how every public key was stored before
+      // they could hold less); a list narrows it.
+      scopes: input.kind === 'PUBLIC' ? [...(input.scopes ?? [])] : (input.scopes ?? ALL_SCOPES),
       expiresAt: input.expiresAt ?? null,
       rateLimitPerSecond: input.rateLimitPerSecond ?? null,
       createdBy: input.createdBy,

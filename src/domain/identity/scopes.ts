@@ -23,6 +23,9 @@ export const GRANTS: readonly [Grant, ...Grant[]] = ['*', ...SCOPE_GROUPS, ...SC
 
 export const ALL_SCOPES: Grant[] = ['*'];
 
+/** The most a public key holds (spec 4.7: the communication operations); stored as [] when it holds all of it. */
+export const PUBLIC_KEY_SCOPES: Grant[] = ['communications:read', 'communications:write'];
+
 export function hasScope(granted: readonly string[], required: string): boolean {
   const [group] = required.split(':');
   return granted.includes('*') || granted.includes(group) || granted.includes(required);
