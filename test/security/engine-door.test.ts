@@ -6,8 +6,7 @@
 // committed: a forged start on any server, embedded or real, moves nothing.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { startTemporalServer } from '../../temporal/server';
 import type { Db } from '../../src/db/client';
 import { newId } from '../../src/domain/ids';
@@ -15,7 +14,7 @@ import { api } from '../support/api';
 import { openDatabase } from '../money/helpers';
 import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
-import { connectTemporal } from '../support/temporal';
+import { connectTemporal, runOutcome } from '../support/temporal';
 import { contactWithAccount, credit, expectLedgerHolds, journal, newWallet } from '../wallets/setup';
 
 let tenant: Tenant;
@@ -103,20 +102,6 @@ async function start(type: string, workflowId: string, input: object): Promise<W
   return handle;
 }
 
-/** How the run ended: its result or the refusal's type; RUNNING when it still retries after `ms`. */
-async function outcome(handle: WorkflowHandle, ms = 15_000): Promise<string> {
-  const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('RUNNING'), ms).unref());
-  const ended = handle.result().then(
-    (r) => `COMPLETED ${JSON.stringify(r)}`,
-    (err) => {
-      let cause = err instanceof WorkflowFailedError ? err.cause : err;
-      if (cause instanceof ActivityFailure) cause = cause.cause;
-      return cause instanceof ApplicationFailure ? `REFUSED ${cause.type} ${cause.nonRetryable}` : `FAILED ${String(err)}`;
-    },
-  );
-  return Promise.race([ended, timeout]);
-}
-
 describe('a forged start moves no money, whoever holds the frontend', () => {
   test('an account termination nobody asked for: refused, the account open, its 500.00 where it was', async () => {
     const key = tenant.secretKey;
@@ -128,8 +113,8 @@ describe('a forged start moves no money, whoever holds the frontend', () => {
 
     // The audit's start, on its deterministic id and on any other.
     const input = { organisationId: tenant.organisationId, accountId: victim.accountId, targetAccountId: thief.accountId, actor: { type: 'system', id: 'forged' } };
-    expect(await outcome(await start('accountTerminationWorkflow', `account-termination:${victim.accountId}`, input))).toBe('REFUSED NOT_REQUESTED true');
-    expect(await outcome(await start('accountTerminationWorkflow', `forged:${newId()}`, input))).toBe('REFUSED NOT_REQUESTED true');
+    expect(await runOutcome(await start('accountTerminationWorkflow', `account-termination:${victim.accountId}`, input))).toBe('REFUSED NOT_REQUESTED true');
+    expect(await runOutcome(await start('accountTerminationWorkflow', `forged:${newId()}`, input))).toBe('REFUSED NOT_REQUESTED true');
 
     const account = await db.account.findUniqueOrThrow({ where: { id: victim.accountId } });
     expect([account.lifeCycleState, account.terminatingToAccountId]).toEqual(['ACTIVE', null]);
@@ -156,7 +141,7 @@ describe('a forged start moves no money, whoever holds the frontend', () => {
     expect((await api('PUT', `/wallets/${walletId}`, { key, body: { auto_topup: { threshold: 10, amount: 50, payment_method: 'CARD' } } })).status).toBe(200);
 
     const input = { organisationId: tenant.organisationId, causeId: debit, currencyCode: 'EUR' };
-    expect(await outcome(await start('walletTopupWorkflow', `wallet-topup:${debit}`, input))).toBe('REFUSED NOT_REQUESTED true');
+    expect(await runOutcome(await start('walletTopupWorkflow', `wallet-topup:${debit}`, input))).toBe('REFUSED NOT_REQUESTED true');
     expect(await db.walletTransaction.count({ where: { walletId, classification: 'TOPUP' } })).toBe(0);
     expect((await db.wallet.findUniqueOrThrow({ where: { id: walletId } })).balance.toFixed(2)).toBe('3.00');
   });

@@ -5,15 +5,14 @@
 // bring data of its own (an event payload, a contact snapshot) into a run.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import type { Db } from '../../src/db/client';
 import { newId } from '../../src/domain/ids';
 import { automation, caller, param, postWebhook, startReceiver } from '../automation-runs/helpers';
 import { openDatabase } from '../money/helpers';
 import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
-import { connectTemporal } from '../support/temporal';
+import { connectTemporal, runOutcome } from '../support/temporal';
 
 let a: Tenant;
 let b: Tenant;
@@ -45,20 +44,6 @@ async function start(type: string, input: object): Promise<WorkflowHandle> {
   return handle;
 }
 
-/** How the run ended within `ms`: its result, the refusal's type, or RUNNING (still retrying). */
-async function outcome(handle: WorkflowHandle, ms = 15_000): Promise<string> {
-  const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('RUNNING'), ms).unref());
-  const ended = handle.result().then(
-    (r) => `COMPLETED ${JSON.stringify(r)}`,
-    (err) => {
-      let cause = err instanceof WorkflowFailedError ? err.cause : err;
-      if (cause instanceof ActivityFailure) cause = cause.cause;
-      return cause instanceof ApplicationFailure ? `REFUSED ${cause.type} ${cause.nonRetryable}` : `FAILED ${String(err)}`;
-    },
-  );
-  return Promise.race([ended, timeout]);
-}
-
 test('an automation run acts only on an event of the organisation it names, loaded from the database', async () => {
   const callA = caller(a.secretKey);
   const callB = caller(b.secretKey);
@@ -74,11 +59,11 @@ test('an automation run acts only on an event of the organisation it names, load
     organisationId: b.organisationId, automationId: autoB,
     event: { id: newId(), type: 'UPDATE_CONTACT', createdOn: 1, payload: { contact_id: contactB, contact: { id: contactB, first_name: 'Forged' } } },
   };
-  expect(await outcome(await start('automationRunWorkflow', fabricated))).toBe('REFUSED NOT_FOUND true');
+  expect(await runOutcome(await start('automationRunWorkflow', fabricated))).toBe('REFUSED NOT_FOUND true');
   // Organisation A with B's real event: not A's, refused.
-  expect(await outcome(await start('automationRunWorkflow', { organisationId: a.organisationId, automationId: autoA, eventId: eventB }))).toBe('REFUSED NOT_FOUND true');
+  expect(await runOutcome(await start('automationRunWorkflow', { organisationId: a.organisationId, automationId: autoA, eventId: eventB }))).toBe('REFUSED NOT_FOUND true');
   // Not an id at all: refused, never retried.
-  expect(await outcome(await start('automationRunWorkflow', { organisationId: a.organisationId, automationId: autoA, eventId: '../x' }))).toBe('REFUSED INVALID_ID true');
+  expect(await runOutcome(await start('automationRunWorkflow', { organisationId: a.organisationId, automationId: autoA, eventId: '../x' }))).toBe('REFUSED INVALID_ID true');
 
   await new Promise((r) => setTimeout(r, 1000));
   expect(receiver.received.filter((r) => r.body.includes('Forged'))).toEqual([]);
@@ -92,8 +77,8 @@ test('sends and deliveries refuse a communication or webhook request of another 
   const hookB = (await callB('POST', '/webhooks', { name: 'B test', method: 'POST', url_endpoint: receiver.url, url_auth: 'NO_AUTH' })).id;
   const requestB = (await callB('POST', `/webhooks/${hookB}/test`)).id;
 
-  expect(await outcome(await start('communicationSendWorkflow', { organisationId: a.organisationId, communicationId: communicationB }))).toBe('REFUSED NOT_FOUND true');
-  expect(await outcome(await start('webhookDeliveryWorkflow', { organisationId: a.organisationId, requestId: requestB, scheduleMs: [0] }))).toBe('REFUSED NOT_FOUND true');
+  expect(await runOutcome(await start('communicationSendWorkflow', { organisationId: a.organisationId, communicationId: communicationB }))).toBe('REFUSED NOT_FOUND true');
+  expect(await runOutcome(await start('webhookDeliveryWorkflow', { organisationId: a.organisationId, requestId: requestB, scheduleMs: [0] }))).toBe('REFUSED NOT_FOUND true');
 });
 
 test("a report run refuses a run id that is not its organisation's before touching any file", async () => {
@@ -103,6 +88,6 @@ test("a report run refuses a run id that is not its organisation's before touchi
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, 'someone else\'s report\n');
   // The workflow turns the refusal into a FAILED run (of which there is none in A).
-  expect(await outcome(await start('reportRunWorkflow', { organisationId: a.organisationId, runId }))).toBe('COMPLETED "FAILED"');
+  expect(await runOutcome(await start('reportRunWorkflow', { organisationId: a.organisationId, runId }))).toBe('COMPLETED "FAILED"');
   expect(existsSync(file)).toBe(true);
 });
