@@ -75,7 +75,9 @@ export async function setup(opts: { durable?: boolean; startWorker?: boolean; ch
     opts.childProcess ? spawnServer(port, dataDir!) : startTemporalServer({ port, dataDir, logger: testLogger, httpPort: opts.http ? 0 : undefined });
   let server = remote ? undefined : await launch(opts.childProcess ? await freePort() : 0);
   const address = remote ?? server!.address;
-  const connection = await Connection.connect({ address });
+  // The child runs main.ts, which has the door of the service's server (credential.ts).
+  const security = opts.childProcess && !remote ? { apiKey: CHILD_API_KEY, tls: false as const } : {};
+  const connection = await Connection.connect({ address, ...security });
   const client = new Client({ connection, namespace: 'default' });
   await registerTestSearchAttributes(connection);
   const taskQueue = `tq-${randomUUID()}`;
@@ -99,7 +101,7 @@ export async function setup(opts: { durable?: boolean; startWorker?: boolean; ch
       server = await launch(port);
     },
     async startWorker() {
-      nativeConn ??= await NativeConnection.connect({ address });
+      nativeConn ??= await NativeConnection.connect({ address, ...security });
       worker = await Worker.create({
         connection: nativeConn,
         namespace: 'default',
@@ -171,13 +173,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+const CHILD_API_KEY = 'conformance-child-server-key-0123456789abcdef';
+
 /** Runs `main.ts` in a child process; close() kills it with SIGKILL (no chance to flush). */
 async function spawnServer(port: number, dataRoot: string): Promise<ServerHandle> {
   const root = path.resolve(__dirname, '../../..');
   // `node --import tsx` (not the tsx CLI, which forks) so the SIGKILL hits the server itself.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../main.ts')], {
     cwd: root,
-    env: { ...process.env, TEMPORAL_PORT: String(port), TEMPORAL_HTTP_PORT: 'off', DATA_DIR: dataRoot },
+    env: { ...process.env, TEMPORAL_PORT: String(port), TEMPORAL_HTTP_PORT: 'off', DATA_DIR: dataRoot, TEMPORAL_API_KEY: CHILD_API_KEY },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
