@@ -10,12 +10,13 @@
  * DATA_DIR/temporal-api-key) and gets a session cookie derived from it; every `/api/...` call it
  * makes is passed on with the key added. Without the cookie: the sign-in page, or 401 for `/api`.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { hostAllowed } from './server/http/server';
+import { sameSecret } from './server/credential';
+import { hostAllowed, readBody } from './server/http/server';
 import { buildUi } from './ui-build';
 
 export interface TemporalUiOptions {
@@ -65,7 +66,9 @@ export async function startTemporalUi(opts: TemporalUiOptions): Promise<Temporal
     res.setHeader('X-Frame-Options', 'DENY');
     if (!hostAllowed(req.headers.host, opts.host)) return page(res, 403, 'Host not allowed', 'Open the UI by its loopback address.');
     const url = req.url ?? '/';
-    if (url === SIGN_IN || url.startsWith(`${SIGN_IN}?`)) return void signIn(req, res);
+    if (url === SIGN_IN || url.startsWith(`${SIGN_IN}?`)) {
+      return void signIn(req, res).catch(() => (res.headersSent ? res.destroy() : page(res, 400, 'Bad sign-in', 'The form could not be read.')));
+    }
     if (!signedIn(req)) {
       if (url === '/api' || url.startsWith('/api/')) return json(res, 401, { code: 16, message: 'Sign in to the Temporal UI first', details: [] });
       return signInPage(res, 401, url, '');
@@ -85,21 +88,17 @@ export async function startTemporalUi(opts: TemporalUiOptions): Promise<Temporal
   const session = createHmac('sha256', opts.apiKey).update('temporal-ui-session').digest('base64url');
   const sessionCookie = `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`;
 
-  function signedIn(req: http.IncomingMessage): boolean {
-    const got = cookieValue(req.headers.cookie, COOKIE);
-    return got !== undefined && got.length === session.length && timingSafeEqual(Buffer.from(got), Buffer.from(session));
-  }
+  const signedIn = (req: http.IncomingMessage): boolean => sameSecret(cookieValue(req.headers.cookie, COOKIE), session);
 
   /** POST: the key from the form; right, a session cookie and back to where the browser was going. */
   async function signIn(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if (req.method !== 'POST') return signInPage(res, 200, '/', '');
     const origin = req.headers.origin;
     if (origin && !sameOrigin(origin, req.headers.host)) return page(res, 403, 'Origin not allowed', '');
-    const form = new URLSearchParams(await readSmallBody(req));
+    // A sign-in form is a few hundred bytes.
+    const form = new URLSearchParams(await readBody(req, 4096));
     const next = safeNext(form.get('next'));
-    const key = Buffer.from(form.get('key') ?? '');
-    const expected = Buffer.from(opts.apiKey);
-    if (key.length !== expected.length || !timingSafeEqual(key, expected)) return signInPage(res, 401, next, 'That is not the key.');
+    if (!sameSecret(form.get('key') ?? undefined, opts.apiKey)) return signInPage(res, 401, next, 'That is not the key.');
     res.writeHead(303, { 'Set-Cookie': sessionCookie, Location: next, 'Cache-Control': 'no-store' }).end();
   }
 
@@ -189,15 +188,11 @@ const SIGN_IN = '/_signin';
 const COOKIE = 'temporal_ui_session';
 
 function signInPage(res: http.ServerResponse, status: number, next: string, problem: string): void {
-  const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in to the Temporal UI</title></head>' +
-      '<body style="font-family: sans-serif; margin: 3rem"><h1>Sign in to the Temporal UI</h1>' +
-      '<p>The key is in the file <code>temporal-api-key</code> of the service\'s data directory (readable by the service\'s user only).</p>' +
-      (problem ? `<p role="alert">${escape(problem)}</p>` : '') +
-      `<form method="post" action="${SIGN_IN}"><input type="hidden" name="next" value="${escape(next)}">` +
-      '<label>Key <input type="password" name="key" autocomplete="current-password" required></label> <button type="submit">Sign in</button></form></body></html>',
-  );
+  html(res, status, 'Sign in to the Temporal UI',
+    '<p>The key is in the file <code>temporal-api-key</code> of the service\'s data directory (readable by the service\'s user only).</p>' +
+      (problem ? `<p role="alert">${htmlText(problem)}</p>` : '') +
+      `<form method="post" action="${SIGN_IN}"><input type="hidden" name="next" value="${htmlText(next)}">` +
+      '<label>Key <input type="password" name="key" autocomplete="current-password" required></label> <button type="submit">Sign in</button></form>');
 }
 
 /** Only a path of this server: never `//elsewhere` or a URL. */
@@ -211,19 +206,6 @@ function cookieValue(header: string | undefined, name: string): string | undefin
     if (k === name) return v.join('=');
   }
   return undefined;
-}
-
-/** A sign-in form: a few hundred bytes; more is cut off, not buffered. */
-function readSmallBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      if (body.length < 4096) body += c;
-    });
-    req.on('end', () => resolve(body.slice(0, 4096)));
-    req.on('error', reject);
-  });
 }
 
 function isFile(file: string): boolean {
@@ -252,9 +234,15 @@ function json(res: http.ServerResponse, status: number, body: object): void {
 }
 
 function page(res: http.ServerResponse, status: number, title: string, text: string): void {
-  const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  html(res, status, title, `<pre style="white-space: pre-wrap">${htmlText(text)}</pre>`);
+}
+
+/** A page of this server: the title as its heading, then `body` (already HTML). */
+function html(res: http.ServerResponse, status: number, title: string, body: string): void {
   res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head>` +
-      `<body style="font-family: sans-serif; margin: 3rem"><h1>${escape(title)}</h1><pre style="white-space: pre-wrap">${escape(text)}</pre></body></html>`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${htmlText(title)}</title></head>` +
+      `<body style="font-family: sans-serif; margin: 3rem"><h1>${htmlText(title)}</h1>${body}</body></html>`,
   );
 }
+
+const htmlText = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

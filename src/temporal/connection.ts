@@ -94,9 +94,12 @@ export function temporalConnectionOptions(config: Pick<Config, keyof typeof temp
   return { tls, ...key };
 }
 
-/** The embedded server's key: TEMPORAL_API_KEY, else the one made at the first start in the data directory (0600). */
-export function embeddedApiKey(config: Pick<Config, 'TEMPORAL_API_KEY' | 'dataDir'>): string {
-  return config.TEMPORAL_API_KEY ?? loadOrCreateApiKey(path.join(config.dataDir, EMBEDDED_KEY_FILE));
+/**
+ * How the service and its workers reach the embedded server: its key (TEMPORAL_API_KEY, else the
+ * one made at the first start in the data directory, 0600), in the clear on loopback.
+ */
+export function embeddedConnectionOptions(config: Pick<Config, 'TEMPORAL_API_KEY' | 'dataDir'>): TemporalConnectionOptions & { apiKey: string } {
+  return { apiKey: config.TEMPORAL_API_KEY ?? loadOrCreateApiKey(path.join(config.dataDir, EMBEDDED_KEY_FILE)), tls: false };
 }
 
 export const EMBEDDED_KEY_FILE = 'temporal-api-key';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../config';
 import { registerSearchAttributes } from './search-attributes';
-import { embeddedApiKey, temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
+import { embeddedConnectionOptions, temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
 import type { Db } from '../db/client';
 import type { Logger } from '../log';
 import { startTemporalCliServer } from './cli-server';
@@ -120,10 +120,10 @@ async function startOwnServer(config: Config, log: Logger): Promise<OwnServer> {
     return { address: cli.address, uiUrl: cli.uiUrl, ownAddresses: [cli.address, cli.httpAddress, ...ui], security: {}, close: cli.stop };
   }
   // In a worker thread of this process (embedded-server.ts); its log lines come back to `log`.
-  const apiKey = embeddedApiKey(config);
+  const security = embeddedConnectionOptions(config);
   const server = await startEmbeddedServer(
     {
-      apiKey,
+      apiKey: security.apiKey,
       host: '127.0.0.1',
       port: config.TEMPORAL_EMBEDDED_PORT,
       // Only the UI reads it (same origin, through the UI server): any free loopback port.
@@ -135,7 +135,7 @@ async function startOwnServer(config: Config, log: Logger): Promise<OwnServer> {
   log.info({ address: server.address }, 'embedded Temporal server started');
   const ownAddresses = [server.address, ...(server.httpAddress ? [server.httpAddress] : [])];
   return {
-    address: server.address, httpAddress: server.httpAddress, ownAddresses, apiKey,
-    security: { apiKey, tls: false }, failed: server.failed, close: () => server.close(),
+    address: server.address, httpAddress: server.httpAddress, ownAddresses, apiKey: security.apiKey,
+    security, failed: server.failed, close: () => server.close(),
   };
 }

@@ -10,7 +10,7 @@ import { keepAlive } from '../activities/keep-alive';
 import { ConfigError, loadConfigOrExit } from '../config';
 import { createLogger } from '../log';
 import { openWorkerDeps } from './worker-deps';
-import { embeddedApiKey, isLoopback, temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
+import { embeddedConnectionOptions, isLoopback, temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 export interface StartWorkerOptions {
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     const running = await startWorker({
       address,
       // The embedded server's key sits in the data directory the service shares with this worker.
-      ...(config.TEMPORAL_ADDRESS ? temporalConnectionOptions(config) : { apiKey: embeddedApiKey(config), tls: false as const }),
+      ...(config.TEMPORAL_ADDRESS ? temporalConnectionOptions(config) : embeddedConnectionOptions(config)),
       namespace,
       taskQueue,
       activities: createActivities(resources.deps),

@@ -6,14 +6,17 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 
-/** A checker for one key: true when the header carries exactly it (compared in constant time). */
+/** Whether `given` is exactly `secret`, compared in constant time. */
+export function sameSecret(given: string | undefined, secret: string): boolean {
+  if (typeof given !== 'string') return false;
+  const [a, b] = [Buffer.from(given), Buffer.from(secret)];
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A checker for one key: true when the header carries exactly it. */
 export function bearerCheck(apiKey: string): (header: string | undefined) => boolean {
-  const expected = Buffer.from(`Bearer ${apiKey}`);
-  return (header) => {
-    if (typeof header !== 'string') return false;
-    const got = Buffer.from(header);
-    return got.length === expected.length && timingSafeEqual(got, expected);
-  };
+  const expected = `Bearer ${apiKey}`;
+  return (header) => sameSecret(header, expected);
 }
 
 /** The key in `file`, made at the first start (32 random bytes, base64url; the file 0600). */

@@ -6,11 +6,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
+import { EMBEDDED_KEY_FILE } from '../../src/temporal/connection';
 import { testState } from './state';
 
 /** The connection options for the frontend at `address` of the service on `dataDir`. */
 export function temporalOptions(address: string, dataDir: string): { address: string; apiKey?: string; tls?: false } {
-  const keyFile = path.join(dataDir, 'temporal-api-key');
+  const keyFile = path.join(dataDir, EMBEDDED_KEY_FILE);
   return existsSync(keyFile) ? { address, apiKey: readFileSync(keyFile, 'utf8').trim(), tls: false } : { address };
 }
 

@@ -169,15 +169,16 @@ function callContext(res: http.ServerResponse): CallContext {
   return { onCancel: (cb) => (gone ? cb() : cancels.push(cb)), remainingMs: () => Infinity };
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
+/** The body as text; more than `maxBytes` is not buffered and rejects. */
+export function readBody(req: http.IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
+      if (size <= maxBytes) chunks.push(c);
     });
-    req.on('end', () => (size > MAX_BODY_BYTES ? reject(new JsonError('request body too large')) : resolve(Buffer.concat(chunks).toString('utf8'))));
+    req.on('end', () => (size > maxBytes ? reject(new JsonError('request body too large')) : resolve(Buffer.concat(chunks).toString('utf8'))));
     req.on('error', reject);
   });
 }
