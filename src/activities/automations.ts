@@ -9,16 +9,17 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from '.';
 import { scopedClient } from '../db/tenancy';
-import type { Tx } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { evaluateFilters } from '../domain/automations/filters';
 import { entityIdOf, entityOfEvent } from '../domain/automations/catalogue';
 import { loadRunPlan } from '../domain/automations/definitions';
 import { createRecord, recordAttribute, recordReason, rejectPendingApprovals, type NewRecord, type RecordAttribute, type RecordStatus } from '../domain/automations/records';
-import { performAction, type ActionOutcome, type RunContext } from '../domain/automations/actions';
-import { AppError } from '../domain/errors';
+import { performAction, postsWebhook, type ActionOutcome, type RunContext } from '../domain/automations/actions';
+import { writeWebhookStep } from '../domain/automations/webhook-step';
+import { AppError, notFound } from '../domain/errors';
 import { automationRunWorkflowId, communicationWorkflowId, type AutomationRunInput, type StepResult } from '../workflows/contracts';
 import { recordIntent } from '../temporal/intents';
-import { recordHeldWebhookDelivery, recordWebhookDelivery, settleHeldWebhookDelivery } from '../temporal/starters';
+import { settleHeldWebhookDelivery } from '../temporal/starters';
 import { attemptDelivery } from '../domain/webhooks/delivery';
 import { txSql } from '../db/sql';
 import { contactSnapshotSql } from '../domain/events/contact-snapshot';
@@ -116,12 +117,43 @@ export function automationActivities(deps: ActivityDeps) {
   /** One action: its effect and its record in one transaction, then the starts that follow. */
   async function runStep(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep): Promise<StepResult> {
     const ctx = runContext(input, event, plan, step);
-    const record = await inOrgTransaction(deps.db, input.organisationId, async (tx, sql) => {
+    const record = (step.matched && postsWebhook(step.adaptor) && (await webhookStep(ctx))) || (await transactionStep(ctx, step));
+    const attributes = record.attributes as unknown as RecordAttribute[];
+    // Also for a record found by a retried call: its first attempt may not have been made (or logged).
+    const requestId = attributes.find((a) => a.key === 'webhook_request_id')?.value as string | undefined;
+    if (requestId && firstAttemptInRun()) await firstAttempt(input.organisationId, requestId);
+    const reason = recordReason(record.status, attributes);
+    return { recordId: record.id, status: record.status, ...(reason ? { reason } : {}) };
+  }
+
+  type StepRecord = { id: string; status: string; attributes: unknown };
+
+  /**
+   * A webhook action: its request, record and held delivery in one statement (the usual run's
+   * only write before its attempt). Null when the webhook is not there: the transaction step
+   * records the refusal.
+   */
+  async function webhookStep(ctx: RunContext): Promise<StepRecord | null> {
+    const sql = txSql(org(ctx.organisationId), ctx.organisationId);
+    const hold = firstAttemptInRun() ? HOLD_SECONDS(deps.config.WEBHOOK_TIMEOUT_MS) : null;
+    const step = await writeWebhookStep(sql, deps.config, ctx, hold);
+    if (step.written) {
+      if (hold === null) deps.afterWrite?.();
+      return { id: step.recordId, status: 'COMPLETED', attributes: step.attributes };
+    }
+    return step.hook ? (await findRecord(org(ctx.organisationId), ctx)) : null;
+  }
+
+  /** Any other action (and a webhook action whose webhook is gone): look for the record, else act and record. */
+  async function transactionStep(ctx: RunContext, step: RunStep): Promise<StepRecord> {
+    const record = await inOrgTransaction(deps.db, ctx.organisationId, async (tx, sql) => {
       const found = await findRecord(tx, ctx);
       if (found) return found;
       let outcome: ActionOutcome;
       if (!step.matched) {
         outcome = { status: 'SKIPPED', attributes: [recordAttribute('reason', 'Reason', 'STRING', step.reason ?? 'filters not met')] };
+      } else if (postsWebhook(step.adaptor)) {
+        outcome = failed(notFound('Webhook', 'webhook_id'));
       } else {
         try {
           outcome = await performAction(tx, deps, ctx);
@@ -130,17 +162,12 @@ export function automationActivities(deps: ActivityDeps) {
           outcome = failed(err);
         }
       }
-      const created = await createRecord(tx, input.organisationId, recordInput(ctx, outcome.status, outcome.attributes));
+      const created = await createRecord(tx, ctx.organisationId, recordInput(ctx, outcome.status, outcome.attributes));
       await recordFollowUps(sql, ctx, outcome.attributes);
       return created;
     });
-    const attributes = record.attributes as unknown as RecordAttribute[];
-    // Also for a record found by a retried call: its first attempt may not have been made (or logged).
-    const requestId = attributes.find((a) => a.key === 'webhook_request_id')?.value as string | undefined;
-    if (requestId && firstAttemptInRun()) await firstAttempt(input.organisationId, requestId);
     deps.afterWrite?.();
-    const reason = recordReason(record.status, attributes);
-    return { recordId: record.id, status: record.status, ...(reason ? { reason } : {}) };
+    return record;
   }
 
   /** Opens an approval request: its record, PENDING. */
@@ -161,19 +188,14 @@ export function automationActivities(deps: ActivityDeps) {
 
   /** The workflows an action's record asks for, recorded with the record (src/temporal/intents.ts). */
   async function recordFollowUps(sql: OrgSql, ctx: RunContext, attributes: RecordAttribute[]): Promise<void> {
-    const value = (key: string) => attributes.find((a) => a.key === key)?.value as string | undefined;
-    // Found with their run by its automation and entity.
-    const refs = { automationId: ctx.automation.id, entityType: ctx.entity.type, entityId: ctx.entity.id };
-    const requestId = value('webhook_request_id');
-    if (requestId && firstAttemptInRun()) await recordHeldWebhookDelivery(sql, deps.config, ctx.organisationId, requestId, refs, HOLD_SECONDS(deps.config.WEBHOOK_TIMEOUT_MS));
-    else if (requestId) await recordWebhookDelivery(sql, deps.config, ctx.organisationId, requestId, refs);
-    const communicationId = value('communication_id');
-    if (communicationId) {
-      await recordIntent(sql, {
-        kind: 'start', workflow: 'communicationSendWorkflow', workflowId: communicationWorkflowId(communicationId),
-        input: { organisationId: ctx.organisationId, communicationId }, search: refs,
-      });
-    }
+    const communicationId = attributes.find((a) => a.key === 'communication_id')?.value as string | undefined;
+    if (!communicationId) return;
+    await recordIntent(sql, {
+      kind: 'start', workflow: 'communicationSendWorkflow', workflowId: communicationWorkflowId(communicationId),
+      input: { organisationId: ctx.organisationId, communicationId },
+      // Found with their run by its automation and entity.
+      search: { automationId: ctx.automation.id, entityType: ctx.entity.type, entityId: ctx.entity.id },
+    });
   }
 
   /** Only when the schedule's first delay is 0: a delayed first attempt belongs to the workflow's timer. */
@@ -189,6 +211,8 @@ export function automationActivities(deps: ActivityDeps) {
     const schedule = deps.config.WEBHOOK_RETRY_SCHEDULE;
     const state = await attemptDelivery(db, { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, config: deps.config }, { organisationId, requestId, attempt: 1, last: schedule.length === 1 });
     await settleHeldWebhookDelivery(txSql(db, organisationId), requestId, state);
+    // Released to the dispatcher: its delivery workflow makes the retries.
+    if (state === 'PENDING') deps.afterWrite?.();
   }
 
   return {
@@ -211,7 +235,7 @@ export function automationActivities(deps: ActivityDeps) {
         const result = await runStep(input, event, plan, step);
         steps.push({ actionId: step.actionId, adaptorAction: step.adaptorAction, ...result });
         if (result.status === 'FAILED') return { plan, steps, stopped: true };
-        Context.current().heartbeat(at);
+        if (!Context.current().info.isLocal) Context.current().heartbeat(at);
       }
       return { plan, steps, stopped: false };
     },
@@ -268,7 +292,7 @@ function recordInput(ctx: RunContext, status: RecordStatus, attributes: RecordAt
   };
 }
 
-function findRecord(tx: Tx, ctx: RunContext) {
+function findRecord(tx: Tx | Db, ctx: RunContext) {
   return tx.adaptorActionRecord.findFirst({
     where: { organisationId: ctx.organisationId, eventId: ctx.event.id, automationId: ctx.automation.id, actionId: ctx.step.actionId },
   });

@@ -11,6 +11,8 @@ export function keepAlive(ctx: Context): ActivityInterceptors {
   return {
     inbound: {
       async execute(input, next) {
+        // A local activity lives inside its workflow task, which the SDK keeps alive itself.
+        if (ctx.info.isLocal) return next(input);
         let details: unknown = ctx.info.heartbeatDetails;
         const beat = ctx.heartbeat.bind(ctx);
         // The SDK types it read-only; the context is this activity's own object.

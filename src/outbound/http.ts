@@ -79,6 +79,32 @@ export async function sendHttp(config: OutboundConfig, call: HttpCall): Promise<
   return exchange(call, url, addresses, deadline);
 }
 
+/**
+ * Keep-alive connections (issue 32: a new TCP connection, and with https a new TLS handshake, per
+ * webhook attempt was a fifth of an automation run's cost). One agent per scheme, name, port and
+ * the addresses judged for it: a socket is reused only for a request whose host DNS answered the
+ * same way, so a kept connection never reaches an address this send did not judge.
+ */
+const agents = new Map<string, http.Agent>();
+const MAX_AGENTS = 256;
+/** Idle sockets close before the usual servers' keep-alive timeout (Node's 5 s), so none is reused as it closes. */
+const IDLE_SOCKET_MS = 4_000;
+
+function agentFor(url: URL, addresses: Address[]): http.Agent {
+  const key = `${url.protocol}//${url.host}|${addresses.map((a) => a.address).join(',')}`;
+  let agent = agents.get(key);
+  if (agent) return agent;
+  const options = { keepAlive: true, timeout: IDLE_SOCKET_MS };
+  agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+  if (agents.size >= MAX_AGENTS) {
+    const [oldest, old] = agents.entries().next().value!;
+    agents.delete(oldest);
+    old.destroy();
+  }
+  agents.set(key, agent);
+  return agent;
+}
+
 function exchange(call: HttpCall, url: URL, addresses: Address[], deadline: number): Promise<HttpAnswer> {
   // Whatever name the socket asks for, it gets the addresses judged above (all of them when
   // it tries several, as Node's happy eyeballs does). A literal host is connected to as is.
@@ -97,11 +123,12 @@ function exchange(call: HttpCall, url: URL, addresses: Address[], deadline: numb
       if (settled) return;
       settled = true;
       timers.forEach(clearTimeout);
-      req.destroy();
+      // A whole answer leaves the socket to its agent for the next request; anything else closes it.
+      if (err || answer?.truncated) req.destroy();
       if (err) reject(err);
       else resolve(answer!);
     };
-    const req = client.request(url, { method: call.method, headers, lookup, agent: false }, (res) => {
+    const req = client.request(url, { method: call.method, headers, lookup, agent: agentFor(url, addresses) }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       const done = (truncated: boolean) => finish(null, { status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, limit), truncated });

@@ -1,10 +1,12 @@
 // The outbox dispatcher (ARCHITECTURE "Flow of a request"; docs/DEVELOPING.md "From a commit to a
 // workflow"): the only code that starts or signals a workflow because a write committed. Every
 // API process runs one; they share the work through the database. A pass does two things:
-// - fan-out: each new outbox event (src/domain/events/outbox.ts) becomes one automation-run intent
-//   per ACTIVE automation bound to its event, in one short transaction that claims the events with
-//   FOR UPDATE SKIP LOCKED, writes the intents and marks the events dispatched, so an event fans
-//   out exactly once and no Temporal call happens under a lock;
+// - fan-out: each new outbox event (src/domain/events/outbox.ts) starts one automation run per
+//   ACTIVE automation bound to its event. The events are claimed with a lease (claimed_until) in
+//   one statement that also reads their automations, the runs are started (id from automation and
+//   event, REJECT_DUPLICATE), and the events marked dispatched: no lock is held while Temporal is
+//   called, and a claim repeated after a crash or a lost marking starts nothing twice. The event is
+//   the run's intent (issue 32: a row of its own per run cost three writes and a claim);
 // - intents (workflow_intents, src/temporal/intents.ts): claimed with FOR UPDATE SKIP LOCKED and a
 //   lease (claimed_until) in a short transaction of their own, then performed. A start refuses a
 //   duplicate id (REJECT_DUPLICATE) and "already started" counts as done, so an intent whose start
@@ -35,13 +37,9 @@ interface ClaimedEvent {
   organisation_id: string;
   type: string;
   payload: Record<string, unknown>;
-}
-
-interface ActiveAutomation {
-  id: string;
-  organisation_id: string;
-  entity: string;
-  event: string;
+  attempts: number;
+  /** The ACTIVE automations bound to the event's type in its organisation. */
+  automations: Array<{ id: string; entity: string }>;
 }
 
 interface ClaimedIntent {
@@ -57,18 +55,21 @@ interface ClaimedIntent {
   attempts: number;
 }
 
-// An event a replica of the version before intents claimed (a lease) is left to it until the lease ends.
-const CLAIM_EVENTS = `SELECT id, organisation_id, type, payload FROM outbox_events
-WHERE dispatched_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
-ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`;
-
-const AUTOMATIONS = `SELECT a.id, a.organisation_id, a.entity, a.event FROM automations a
-JOIN unnest($1::uuid[], $2::text[]) AS e(organisation_id, event) ON a.organisation_id = e.organisation_id AND a.event = e.event
-WHERE a.life_cycle_state = 'ACTIVE'`;
-
-const RUN_INTENTS = `INSERT INTO workflow_intents (id, organisation_id, kind, workflow_type, workflow_id, input, search_attributes)
-SELECT gen_random_uuid(), (r->>'organisationId')::uuid, 'start', 'automationRunWorkflow', r->>'workflowId', r->'input', r->'search'
-FROM jsonb_array_elements($1::jsonb) AS r`;
+// A lease rather than a row lock, so that no lock (and on the embedded database, no transaction
+// holding its one backend) waits for Temporal: the claim, each event with the ACTIVE automations
+// bound to it, in one statement. A dispatcher that dies leaves the lease to end; the next claim
+// starts the same ids again, which Temporal refuses as duplicates.
+const CLAIM_EVENTS = `WITH claimed AS (
+  UPDATE outbox_events SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
+  WHERE id IN (
+    SELECT id FROM outbox_events
+    WHERE dispatched_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+    ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+  RETURNING id, organisation_id, type, payload, attempts)
+SELECT c.id, c.organisation_id, c.type, c.payload, c.attempts, coalesce((
+  SELECT json_agg(json_build_object('id', a.id, 'entity', a.entity) ORDER BY a.id) FROM automations a
+  WHERE a.organisation_id = c.organisation_id AND a.event = c.type AND a.life_cycle_state = 'ACTIVE'), '[]') AS automations
+FROM claimed c`;
 
 // Runs load their event, snapshot included, from here (their inputs carry ids only), so an event
 // keeps its snapshot while it has runs; anonymisation clears it (src/domain/contacts/anonymise.ts).
@@ -76,6 +77,8 @@ FROM jsonb_array_elements($1::jsonb) AS r`;
 const MARK_EVENTS = `UPDATE outbox_events SET dispatched_at = now(), claimed_until = NULL, last_error = NULL,
   payload = CASE WHEN id = ANY($2::uuid[]) THEN payload - 'contact' ELSE payload END
 WHERE id = ANY($1::uuid[])`;
+
+const FAILED_EVENT = `UPDATE outbox_events SET last_error = $2, claimed_until = now() + make_interval(secs => $3) WHERE id = $1`;
 
 const CLAIM_INTENTS = `UPDATE workflow_intents SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
 WHERE id IN (
@@ -152,7 +155,12 @@ export class OutboxDispatcher {
       this.again = false;
       const waiting = this.waiting.splice(0);
       try {
-        while (!this.closed && (await this.pass()) > 0);
+        // A batch not filled means nothing was left when it was claimed: what is written later kicks again.
+        for (let full = true; full && !this.closed; ) {
+          const events = await this.fanOut();
+          const intents = await this.performIntents();
+          full = events === BATCH || intents === BATCH;
+        }
       } catch (err) {
         this.log.warn({ err }, 'outbox dispatch pass failed; the next pass retries');
       }
@@ -169,51 +177,52 @@ export class OutboxDispatcher {
     return events + intents;
   }
 
-  /** Outbox events to automation-run intents; answers how many events it claimed. */
+  /**
+   * Outbox events to automation runs: claims a batch, starts one run per event and bound
+   * automation (id from both, so a start repeated after a crash is refused as a duplicate), and
+   * marks the events whose runs all started; answers how many events it claimed.
+   */
   async fanOut(): Promise<number> {
-    const client = await this.pool.connect();
-    let broken = false;
+    const { rows: events } = await this.pool.query<ClaimedEvent>(CLAIM_EVENTS, [BATCH, this.options.leaseSeconds]);
+    if (!events.length) return 0;
+    const done: string[] = [];
+    const runless = events.filter((e) => !e.automations.length).map((e) => e.id);
+    await eachLimited(events, CONCURRENCY, async (event) => {
+      try {
+        for (const automation of event.automations) await this.startRun(event, automation);
+        done.push(event.id);
+      } catch (err) {
+        const backoff = Math.min(2 ** event.attempts, MAX_BACKOFF_SECONDS);
+        this.log.warn({ err, eventId: event.id, retryInSeconds: backoff }, 'automation run start failed; retried after a backoff');
+        await this.pool.query(FAILED_EVENT, [event.id, String((err as Error).message ?? err).slice(0, 1000), backoff]).catch(() => undefined);
+      }
+    });
+    if (done.length) await this.pool.query(MARK_EVENTS, [done, runless]);
+    return events.length;
+  }
+
+  private async startRun(event: ClaimedEvent, automation: { id: string; entity: string }): Promise<void> {
+    // Ids only: the history (and the Temporal UI) never holds the event's snapshot.
+    const input: AutomationRunInput = { organisationId: event.organisation_id, automationId: automation.id, eventId: event.id };
+    const search: SearchValues = {
+      organisationId: event.organisation_id,
+      automationId: automation.id,
+      entityType: automation.entity,
+      entityId: entityIdOf(automation.entity, event.payload),
+      eventType: event.type,
+      eventId: event.id,
+    };
     try {
-      await client.query('BEGIN');
-      const { rows: events } = await client.query<ClaimedEvent>(CLAIM_EVENTS, [BATCH]);
-      if (!events.length) {
-        await client.query('COMMIT');
-        return 0;
-      }
-      // Each (organisation, event type) once: the join would repeat an automation per event.
-      const pairs = [...new Map(events.map((e) => [`${e.organisation_id}:${e.type}`, e])).values()];
-      const { rows: automations } = await client.query<ActiveAutomation>(AUTOMATIONS, [pairs.map((e) => e.organisation_id), pairs.map((e) => e.type)]);
-      const runs: Array<{ organisationId: string; workflowId: string; input: AutomationRunInput; search: SearchValues }> = [];
-      const runless: string[] = [];
-      for (const event of events) {
-        const bound = automations.filter((a) => a.organisation_id === event.organisation_id && a.event === event.type);
-        if (!bound.length) runless.push(event.id);
-        for (const automation of bound) {
-          runs.push({
-            organisationId: event.organisation_id,
-            workflowId: automationRunWorkflowId(automation.id, event.id),
-            // Ids only: the history (and the Temporal UI) never holds the event's snapshot.
-            input: { organisationId: event.organisation_id, automationId: automation.id, eventId: event.id },
-            search: {
-              organisationId: event.organisation_id,
-              automationId: automation.id,
-              entityType: automation.entity,
-              entityId: entityIdOf(automation.entity, event.payload),
-              eventType: event.type,
-              eventId: event.id,
-            },
-          });
-        }
-      }
-      if (runs.length) await client.query(RUN_INTENTS, [JSON.stringify(runs)]);
-      await client.query(MARK_EVENTS, [events.map((e) => e.id), runless]);
-      await client.query('COMMIT');
-      return events.length;
+      await this.client.workflow.start(WORKFLOWS.automationRunWorkflow, {
+        workflowId: automationRunWorkflowId(automation.id, event.id),
+        taskQueue: this.config.TEMPORAL_TASK_QUEUE,
+        args: [input],
+        typedSearchAttributes: searchAttributes(search),
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      });
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => (broken = true));
-      throw err;
-    } finally {
-      client.release(broken);
+      // Started before (a lost marking, an expired lease, another replica): the run exists.
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }
   }
 

@@ -19,13 +19,22 @@ type Signal = { [S in SignalName]: { kind: 'signal'; workflowId: string; signal:
 
 export type Intent = Start | SignalWithStart | Signal;
 
-const INSERT = `INSERT INTO workflow_intents (id, organisation_id, kind, workflow_type, workflow_id, input, search_attributes, signal_name, signal_args)
-VALUES ($2::uuid, $1::uuid, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9::jsonb)`;
+const INSERT = `INSERT INTO workflow_intents (id, organisation_id, kind, workflow_type, workflow_id, input, search_attributes, signal_name, signal_args, claimed_until)
+VALUES ($2::uuid, $1::uuid, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9::jsonb, now() + make_interval(secs => $10::int))`;
 
-/** On the write's transaction (`ctx.sql` in a write route, txSql(tx, organisationId) elsewhere). */
-export async function recordIntent(sql: OrgSql, intent: Intent): Promise<void> {
+/**
+ * On the write's transaction (`ctx.sql` in a write route, txSql(tx, organisationId) elsewhere).
+ * `holdSeconds`: the dispatcher leaves it alone that long (its writer performs it first, e.g. a
+ * run's first webhook attempt, then settles or releases it: ./starters.ts).
+ */
+export async function recordIntent(sql: OrgSql, intent: Intent, holdSeconds: number | null = null): Promise<void> {
+  await sql.rows(INSERT, [...intentValues(intent), holdSeconds]);
+}
+
+/** The intent as the columns id, kind, workflow_type, workflow_id, input, search_attributes, signal_name, signal_args. */
+export function intentValues(intent: Intent): unknown[] {
   const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
-  await sql.rows(INSERT, [
+  return [
     newId(),
     intent.kind,
     intent.kind === 'signal' ? null : intent.workflow,
@@ -34,5 +43,5 @@ export async function recordIntent(sql: OrgSql, intent: Intent): Promise<void> {
     intent.kind === 'signal' ? null : json(intent.search),
     intent.kind === 'start' ? null : intent.signal,
     intent.kind === 'start' ? null : json(intent.signalArgs),
-  ]);
+  ];
 }

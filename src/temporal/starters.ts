@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import type { OrgSql } from '../db/sql';
 import type { PlanState } from '../domain/communications/plans';
 import { planWorkflowId, webhookRequestWorkflowId } from '../workflows/contracts';
-import { recordIntent } from './intents';
+import { recordIntent, type Intent } from './intents';
 
 /** What a delivery is found by besides its organisation (a run's automation and entity). */
 export interface DeliveryRefs {
@@ -16,10 +16,14 @@ export interface DeliveryRefs {
 
 /** One delivery workflow per request (id `webhook-request:<request id>`): a repeat is a no-op. */
 export async function recordWebhookDelivery(sql: OrgSql, config: Pick<Config, 'WEBHOOK_RETRY_SCHEDULE'>, organisationId: string, requestId: string, refs: DeliveryRefs = {}): Promise<void> {
-  await recordIntent(sql, {
+  await recordIntent(sql, webhookDelivery(config, organisationId, requestId, refs));
+}
+
+export function webhookDelivery(config: Pick<Config, 'WEBHOOK_RETRY_SCHEDULE'>, organisationId: string, requestId: string, refs: DeliveryRefs): Intent {
+  return {
     kind: 'start', workflow: 'webhookDeliveryWorkflow', workflowId: webhookRequestWorkflowId(requestId),
     input: { organisationId, requestId, scheduleMs: config.WEBHOOK_RETRY_SCHEDULE }, search: refs,
-  });
+  };
 }
 
 /** A POSTED plan's workflow is started or woken (signal-with-start); any other's is woken, so it ends. */
@@ -36,22 +40,15 @@ export async function recordPlanChange(sql: OrgSql, organisationId: string, plan
 }
 
 // A delivery whose first attempt its writer makes itself (an automation run's webhook action,
-// docs/webhooks.md "First attempt in the run"): the intent is written with its request, held by a
-// lease while the writer attempts, then either settled (no workflow: the request is no longer
-// PENDING) or released to the dispatcher (the delivery workflow makes the retries). A writer that
-// dies meanwhile leaves a held intent, which the dispatcher performs once the lease ends.
-const HOLD = `UPDATE workflow_intents SET claimed_until = now() + make_interval(secs => $3)
-WHERE organisation_id = $1 AND workflow_id = $2 AND dispatched_at IS NULL`;
+// docs/webhooks.md "First attempt in the run"): the intent is written with its request, held
+// (recordIntent's holdSeconds) while the writer attempts, then either settled (no workflow: the
+// request is no longer PENDING) or released to the dispatcher (the delivery workflow makes the
+// retries). A writer that dies meanwhile leaves a held intent, which the dispatcher performs once
+// the hold ends. Found by workflow id (indexed).
 const SETTLE = `UPDATE workflow_intents SET dispatched_at = now(), claimed_until = NULL
 WHERE organisation_id = $1 AND workflow_id = $2 AND dispatched_at IS NULL`;
 const RELEASE = `UPDATE workflow_intents SET claimed_until = NULL
 WHERE organisation_id = $1 AND workflow_id = $2 AND dispatched_at IS NULL AND attempts = 0`;
-
-/** recordWebhookDelivery, held for `seconds` so that its writer can make the first attempt. */
-export async function recordHeldWebhookDelivery(sql: OrgSql, config: Pick<Config, 'WEBHOOK_RETRY_SCHEDULE'>, organisationId: string, requestId: string, refs: DeliveryRefs, seconds: number): Promise<void> {
-  await recordWebhookDelivery(sql, config, organisationId, requestId, refs);
-  await sql.rows(HOLD, [webhookRequestWorkflowId(requestId), seconds]);
-}
 
 /**
  * After the writer's first attempt: a request no longer PENDING needs no workflow (its intent is

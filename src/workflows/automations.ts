@@ -2,7 +2,7 @@
 // (id automation-run:<automation id>:<event id>, started by src/temporal/dispatcher.ts). It takes
 // the sequence as it was at the start, runs the actions in order, waits durably for approvals,
 // and stops at a rejection or a failed action.
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineSignal, patched, proxyActivities, proxyLocalActivities, setHandler, type RetryPolicy } from '@temporalio/workflow';
 import { HEARTBEAT_TIMEOUT } from './heartbeat';
 import type { Activities } from '../activities';
 import type { RunPlan, RunProgress } from '../activities/automations';
@@ -11,11 +11,17 @@ import type { ApprovalDecision, AutomationRunInput, AutomationRunResult } from '
 /** Asked for by POST /adaptors/APPROVAL_REQUESTS/actions/REQUEST_APPROVAL/records/{id} with the decision it commits (a signal intent). */
 export const approvalDecided = defineSignal<[ApprovalDecision]>('approvalDecided');
 
-const { runAutomation, settleApproval } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20 },
-});
+const retry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20 };
+
+// A local activity (issue 32): run by the worker inside the workflow task that asks for it, so the
+// usual run is one workflow task in all (no activity task, no second workflow task), and its
+// history a marker with the step results. A worker that dies mid-step loses its workflow task;
+// the next one runs the step again, which finds its records (docs/automations.md "Runs").
+const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '5 minutes', retry });
+const { runAutomation: runAsActivity, settleApproval } = proxyActivities<Activities>({ startToCloseTimeout: '5 minutes', heartbeatTimeout: HEARTBEAT_TIMEOUT, retry });
+
+/** Runs begun as activities (before the patch) replay, and go on, as they began. */
+const runAutomation: Activities['runAutomation'] = (...args) => (patched('run-step-local') ? local.runAutomation : runAsActivity)(...args);
 
 export async function automationRunWorkflow(input: AutomationRunInput): Promise<AutomationRunResult> {
   const decisions = new Map<string, ApprovalDecision['status']>();

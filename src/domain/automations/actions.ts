@@ -1,7 +1,7 @@
 // What each adaptor action does inside its run step's transaction (docs/automations.md
 // "Adaptors"). Each answers the record it leaves: status and attributes. Work that must follow
-// the commit is named by the attributes (webhook_request_id, communication_id) and started by
-// the activity.
+// the commit is named by the attributes (communication_id) and started by the activity. A
+// webhook action, the usual one, is a step of one statement of its own (./webhook-step.ts).
 import type { Tx } from '../../db/client';
 import type { Mailer } from '../../mail';
 import { resolveAssignee, type Assignee, type AssignmentAction } from '../assignments/resolve';
@@ -10,7 +10,7 @@ import { createCommunication, placeholderValues } from '../communications/commun
 import { renderDirect, renderMessage } from '../communications/render';
 import { conflict, invalid, notFound } from '../errors';
 import { newId } from '../ids';
-import { createWebhookRequest } from '../webhooks/requests';
+import type { WebhookRequestInput } from '../webhooks/requests';
 import { recordAttribute, type RecordAttribute } from './records';
 
 export interface RunContext {
@@ -32,7 +32,6 @@ const POINT_OF_SALE_ADAPTORS = new Set(['POS_SYSTEM_1', 'POS_SYSTEM_2']);
 
 export async function performAction(tx: Tx, deps: { mail: Mailer }, ctx: RunContext): Promise<ActionOutcome> {
   const { adaptor, adaptorAction } = ctx.step;
-  if (adaptor === 'WEBHOOKS' || POINT_OF_SALE_ADAPTORS.has(adaptor)) return sendWebhook(tx, ctx, POINT_OF_SALE_ADAPTORS.has(adaptor) ? 'ORDER_PROVISION' : ctx.event.type);
   if (adaptorAction === 'COMMUNICATE_CUSTOMER') return communicateCustomer(tx, ctx);
   if (adaptorAction === 'COMMUNICATE_USER') return communicateUser(tx, deps.mail, ctx);
   if (adaptorAction === 'UPDATE_CONTENT') return updateContent(tx, ctx);
@@ -42,30 +41,23 @@ export async function performAction(tx: Tx, deps: { mail: Mailer }, ctx: RunCont
 
 const systemActor = (ctx: RunContext): AuditActor => ({ organisationId: ctx.organisationId, actorType: 'system', actorId: `automation:${ctx.automation.id}` });
 
-/** WEBHOOKS and the point-of-sale adaptors: a webhook request, delivered by its own workflow. */
-async function sendWebhook(tx: Tx, ctx: RunContext, type: string): Promise<ActionOutcome> {
-  const callId = typeof ctx.event.payload.call_id === 'string' ? ctx.event.payload.call_id : null;
-  const request = await createWebhookRequest(tx, ctx.organisationId, {
+/** WEBHOOKS and the point-of-sale adaptors post a webhook: written by ./webhook-step.ts, not performAction. */
+export const postsWebhook = (adaptor: string) => adaptor === 'WEBHOOKS' || POINT_OF_SALE_ADAPTORS.has(adaptor);
+
+/** The webhook request a webhook action's step writes: the event's payload, named by the run. */
+export function webhookRequestOf(ctx: RunContext): Omit<WebhookRequestInput, 'automation' | 'entity'> {
+  return {
     webhookId: ctx.step.parameters.webhook_id,
-    type,
+    type: POINT_OF_SALE_ADAPTORS.has(ctx.step.adaptor) ? 'ORDER_PROVISION' : ctx.event.type,
     data: {
       event: { id: ctx.event.id, type: ctx.event.type },
       entity: { type: ctx.entity.type, id: ctx.entity.id },
       automation: { id: ctx.automation.id, name: ctx.automation.name },
       ...ctx.event.payload,
     },
-    callId,
-    automation: ctx.automation,
-    entity: ctx.entity,
+    callId: typeof ctx.event.payload.call_id === 'string' ? ctx.event.payload.call_id : null,
     causeKey: `${ctx.event.id}:${ctx.automation.id}:${ctx.step.actionId}`,
     createdOn: new Date(ctx.event.createdOn * 1000),
-  });
-  return {
-    status: 'COMPLETED',
-    attributes: [
-      recordAttribute('webhook_request_id', 'Webhook request', 'STRING', request.id),
-      recordAttribute('webhook_id', 'Webhook', 'STRING', ctx.step.parameters.webhook_id),
-    ],
   };
 }
 

@@ -35,13 +35,7 @@ export interface WebhookBody {
 export async function createWebhookRequest(tx: Tx, organisationId: string, input: WebhookRequestInput): Promise<{ id: string; created: boolean }> {
   const webhook = await getWebhookRow(tx, organisationId, input.webhookId, 'webhook_id');
   const id = newId();
-  const body: WebhookBody = {
-    id,
-    type: input.type,
-    created_on: Math.floor((input.createdOn ?? new Date()).getTime() / 1000),
-    ...(input.callId ? { call_id: input.callId } : {}),
-    data: input.data,
-  };
+  const body = requestBody(id, input);
   // ON CONFLICT DO NOTHING: a repeated cause neither fails the transaction nor writes twice.
   await tx.webhookRequest.createMany({
     data: [
@@ -69,6 +63,17 @@ export async function createWebhookRequest(tx: Tx, organisationId: string, input
   });
   const row = await tx.webhookRequest.findFirst({ where: { organisationId, causeKey: input.causeKey }, select: { id: true } });
   return { id: row!.id, created: row!.id === id };
+}
+
+/** What request `id` sends, fixed when it is written. */
+export function requestBody(id: string, input: Pick<WebhookRequestInput, 'type' | 'data' | 'callId' | 'createdOn'>): WebhookBody {
+  return {
+    id,
+    type: input.type,
+    created_on: Math.floor((input.createdOn ?? new Date()).getTime() / 1000),
+    ...(input.callId ? { call_id: input.callId } : {}),
+    data: input.data,
+  };
 }
 
 /** The body in its documented key order (jsonb keeps its own): what is signed and sent. */
