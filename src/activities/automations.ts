@@ -12,14 +12,13 @@ import { scopedClient } from '../db/tenancy';
 import type { Db, Tx } from '../db/client';
 import { evaluateFilters } from '../domain/automations/filters';
 import { entityIdOf, entityOfEvent } from '../domain/automations/catalogue';
-import { loadRunPlan } from '../domain/automations/definitions';
+import { runPlanOf, runPlanSql, type RunPlan as StoredPlan, type StoredRunPlan } from '../domain/automations/definitions';
 import { createRecord, recordAttribute, recordReason, rejectPendingApprovals, type NewRecord, type RecordAttribute, type RecordStatus } from '../domain/automations/records';
 import { performAction, postsWebhook, type ActionOutcome, type RunContext } from '../domain/automations/actions';
 import { writeWebhookStep } from '../domain/automations/webhook-step';
 import { AppError, notFound } from '../domain/errors';
 import { automationRunWorkflowId, communicationWorkflowId, type AutomationRunInput, type StepResult } from '../workflows/contracts';
 import { recordIntent } from '../temporal/intents';
-import { settleHeldWebhookDelivery } from '../temporal/starters';
 import { attemptDelivery } from '../domain/webhooks/delivery';
 import { txSql } from '../db/sql';
 import { contactSnapshotSql } from '../domain/events/contact-snapshot';
@@ -47,9 +46,11 @@ const eventIdOf = (input: RunInput): unknown => ('eventId' in input ? input.even
 
 // The snapshot written with the event, or for an event dispatched before snapshots stayed with
 // their events (the dispatcher used to drop them), the contact as it is now.
+// On a run's first call ($3, the automation's id) the same statement reads its automation and sequence.
 const EVENT = `SELECT id, type, floor(extract(epoch FROM created_at))::bigint AS "createdOn",
   CASE WHEN payload ? 'contact' OR NOT payload ? 'contact_id' THEN payload
-    ELSE payload || ${contactSnapshotSql(`(payload->>'contact_id')::uuid`)} END AS payload
+    ELSE payload || ${contactSnapshotSql(`(payload->>'contact_id')::uuid`)} END AS payload,
+  ${runPlanSql('$1', '$3')} AS automation
 FROM outbox_events WHERE organisation_id = $1 AND id = $2::uuid`;
 
 export interface RunStep {
@@ -86,18 +87,24 @@ export interface RunProgress {
 export function automationActivities(deps: ActivityDeps) {
   const org = (id: string) => scopedClient(deps.db, id);
 
-  /** The run's event, from the outbox of the input's organisation: another's is refused. */
-  async function loadEvent(input: RunInput): Promise<AutomationEvent> {
+  /**
+   * The run's event, from the outbox of the input's organisation (another's is refused), and with
+   * `withPlan` the automation and its sequence, read into the run's plan: filters evaluated
+   * against the event. The plan is null once the automation is deleted.
+   */
+  async function loadEvent(input: RunInput, withPlan: boolean): Promise<{ event: AutomationEvent; plan: RunPlan | null }> {
     const eventId = eventIdOf(input);
     checkIds({ organisationId: input.organisationId, automationId: input.automationId, eventId });
-    const [row] = await org(input.organisationId).$queryRawUnsafe<Array<Omit<AutomationEvent, 'createdOn'> & { createdOn: bigint }>>(EVENT, input.organisationId, eventId);
+    type Row = Omit<AutomationEvent, 'createdOn'> & { createdOn: bigint; automation: StoredRunPlan | null };
+    const [row] = await org(input.organisationId).$queryRawUnsafe<Row[]>(EVENT, input.organisationId, eventId, withPlan ? input.automationId : null);
     if (!row) throw notOwned('event', eventId as string, input.organisationId);
-    return { ...row, createdOn: Number(row.createdOn) };
+    const { automation, ...rest } = row;
+    const event = { ...rest, createdOn: Number(row.createdOn) };
+    return { event, plan: withPlan ? prepare(event, runPlanOf(automation)) : null };
   }
 
-  /** Reads the automation and its sequence and evaluates each action's filters against the event. */
-  async function prepare(input: RunInput, event: AutomationEvent): Promise<RunPlan | null> {
-    const plan = await loadRunPlan(org(input.organisationId), input.organisationId, input.automationId);
+  /** Each action's filters evaluated against the event. */
+  function prepare(event: AutomationEvent, plan: StoredPlan | null): RunPlan | null {
     if (!plan) return null;
     const entityId = entityIdOf(plan.automation.entity, event.payload);
     if (!entityId || entityOfEvent(event.type) !== plan.automation.entity) {
@@ -173,7 +180,7 @@ export function automationActivities(deps: ActivityDeps) {
   /** Opens an approval request: its record, PENDING. */
   async function openApproval(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep): Promise<StepResult> {
     const ctx = runContext(input, event, plan, step);
-    // timeout_seconds always has a value: loadRunPlan fills in the catalogue's default.
+    // timeout_seconds always has a value: runPlanOf fills in the catalogue's default.
     const timeout = Number(step.parameters.timeout_seconds);
     const attributes = [
       recordAttribute('status', 'Status', 'STRING', 'PENDING'),
@@ -203,14 +210,13 @@ export function automationActivities(deps: ActivityDeps) {
 
   /**
    * The request's first attempt, as its delivery workflow would make it (logged once, never sent
-   * again once logged), then its held intent settled: no workflow after a SUCCESS (or a final
+   * again once logged); its log settles the held intent: no workflow after a SUCCESS (or a final
    * failure), the delivery workflow for the retries after a failure (it finds attempt 1 logged).
    */
   async function firstAttempt(organisationId: string, requestId: string): Promise<void> {
     const db = org(organisationId);
     const schedule = deps.config.WEBHOOK_RETRY_SCHEDULE;
-    const state = await attemptDelivery(db, { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, config: deps.config }, { organisationId, requestId, attempt: 1, last: schedule.length === 1 });
-    await settleHeldWebhookDelivery(txSql(db, organisationId), requestId, state);
+    const state = await attemptDelivery(db, { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, config: deps.config }, { organisationId, requestId, attempt: 1, last: schedule.length === 1, held: true });
     // Released to the dispatcher: its delivery workflow makes the retries.
     if (state === 'PENDING') deps.afterWrite?.();
   }
@@ -222,8 +228,9 @@ export function automationActivities(deps: ActivityDeps) {
      * activity for the usual run; each step is still recorded (and found again) on its own.
      */
     async runAutomation(input: RunInput, known: RunPlan | null, from: number): Promise<RunProgress> {
-      const event = await loadEvent(input);
-      const plan = known ?? (await prepare(input, event));
+      const loaded = await loadEvent(input, known === null);
+      const { event } = loaded;
+      const plan = known ?? loaded.plan;
       if (!plan) return { plan: null, steps: [], stopped: true };
       const steps: RunProgress['steps'] = [];
       for (let at = from; at < plan.steps.length; at++) {

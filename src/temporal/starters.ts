@@ -38,22 +38,3 @@ export async function recordPlanChange(sql: OrgSql, organisationId: string, plan
   }
   await recordIntent(sql, { kind: 'signal', workflowId, signal: 'planChanged', signalArgs: [] });
 }
-
-// A delivery whose first attempt its writer makes itself (an automation run's webhook action,
-// docs/webhooks.md "First attempt in the run"): the intent is written with its request, held
-// (recordIntent's holdSeconds) while the writer attempts, then either settled (no workflow: the
-// request is no longer PENDING) or released to the dispatcher (the delivery workflow makes the
-// retries). A writer that dies meanwhile leaves a held intent, which the dispatcher performs once
-// the hold ends. Found by workflow id (indexed).
-const SETTLE = `UPDATE workflow_intents SET dispatched_at = now(), claimed_until = NULL
-WHERE organisation_id = $1 AND workflow_id = $2 AND dispatched_at IS NULL`;
-const RELEASE = `UPDATE workflow_intents SET claimed_until = NULL
-WHERE organisation_id = $1 AND workflow_id = $2 AND dispatched_at IS NULL AND attempts = 0`;
-
-/**
- * After the writer's first attempt: a request no longer PENDING needs no workflow (its intent is
- * done); a PENDING one needs its retries, so the dispatcher may start its workflow now.
- */
-export async function settleHeldWebhookDelivery(sql: OrgSql, requestId: string, state: 'PENDING' | 'SUCCESS' | 'FAILED'): Promise<void> {
-  await sql.rows(state === 'PENDING' ? RELEASE : SETTLE, [webhookRequestWorkflowId(requestId)]);
-}

@@ -168,23 +168,40 @@ export interface RunPlan {
   actions: RunAction[];
 }
 
-/** The automation and its sequence in order, as a run reads them; null once it is deleted. */
-export async function loadRunPlan(tx: Tx, organisationId: string, automationId: string): Promise<RunPlan | null> {
-  const row = await tx.automation.findFirst({
-    where: { organisationId, id: automationId },
-    include: { actions: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } },
-  });
+/**
+ * The automation and its sequence in order, as a run reads them (null once it is deleted): a SQL
+ * expression for the statement that also loads the run's event (src/activities/automations.ts),
+ * read by runPlanOf. `org` and `id` are the statement's parameters, e.g. '$1' and '$3'.
+ */
+export function runPlanSql(org: string, id: string): string {
+  return `(SELECT json_build_object('id', a.id, 'name', a.name, 'lifeCycleState', a.life_cycle_state, 'entity', a.entity, 'event', a.event,
+    'actions', coalesce((SELECT json_agg(json_build_object('id', x.id, 'position', x.position, 'path', x.path, 'adaptor', x.adaptor,
+      'adaptorAction', x.adaptor_action, 'parameters', x.parameters, 'filters', x.filters) ORDER BY x.position, x.id)
+      FROM automation_actions x WHERE x.organisation_id = ${org} AND x.automation_id = a.id), '[]'))
+  FROM automations a WHERE a.organisation_id = ${org} AND a.id = ${id}::uuid)`;
+}
+
+export interface StoredRunPlan {
+  id: string;
+  name: string;
+  lifeCycleState: string;
+  entity: string;
+  event: string;
+  actions: Array<{ id: string; position: number; path: string | null; adaptor: string; adaptorAction: string; parameters: unknown; filters: unknown }>;
+}
+
+export function runPlanOf(row: StoredRunPlan | null): RunPlan | null {
   if (!row) return null;
   return {
     automation: { id: row.id, name: row.name, state: row.lifeCycleState as AutomationState, entity: row.entity, event: row.event },
     actions: row.actions.map((a) => {
-      const parameterList = (a.parameters ?? []) as unknown as StoredParameter[];
+      const parameterList = (a.parameters ?? []) as StoredParameter[];
       const adaptor = findAdaptor(a.adaptor);
       return {
         id: a.id, order: a.position, path: a.path, adaptor: a.adaptor, adaptorAction: a.adaptorAction,
         parameters: parameterValues(adaptor && findAction(adaptor, a.adaptorAction), parameterList),
         parameterList,
-        filters: (a.filters ?? []) as unknown as StoredFilterGroup[],
+        filters: (a.filters ?? []) as StoredFilterGroup[],
       };
     }),
   };

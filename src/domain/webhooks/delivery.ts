@@ -3,6 +3,7 @@
 // An attempt already logged is not sent again, so a retried activity repeats nothing.
 import type { Db, Webhook, WebhookRequest } from '../../db/client';
 import type { OutboundConfig } from '../../outbound';
+import { webhookRequestWorkflowId } from '../../workflows/contracts';
 import { isTransient } from '../db-errors';
 import { notFound } from '../errors';
 import { bodyOf } from './requests';
@@ -19,6 +20,12 @@ export interface AttemptInput {
   attempt: number;
   /** The schedule's last: a failure makes the request FAILED. */
   last: boolean;
+  /**
+   * Made by the request's writer while it holds the delivery's intent (docs/webhooks.md "First
+   * attempt in the run"): the log also settles the intent (no workflow after a SUCCESS or a final
+   * failure) or releases it to the dispatcher (the delivery workflow makes the retries).
+   */
+  held?: boolean;
 }
 
 export const USER_AGENT = 'backoffice-webhooks/1';
@@ -59,18 +66,24 @@ export async function attemptDelivery(db: Db, opts: { timeoutMs: number; config:
 }
 
 /**
- * The attempt and the request's new state, in one statement (no transaction slot to wait for).
+ * The attempt, the request's new state and a held intent's settlement, in one statement (no
+ * transaction slot to wait for).
  * The request has left by now: a failure here would make the activity's retry send it again, so
  * a busy database is waited for here, up to a minute, instead (issue 32: under load Prisma's
  * 5 s transaction slot timed out after the POST, and receivers got the same webhook-id twice).
  */
 async function logAttempt(db: Db, input: AttemptInput, result: SendResult, state: RequestState, responseBody: string | null, error: string | null): Promise<void> {
   const { organisationId, requestId, attempt } = input;
+  const held = input.held === true;
   const statement = () => db.$executeRaw`
     WITH logged AS (
       INSERT INTO webhook_attempts (organisation_id, request_id, attempt, started_at, duration_ms, status_code, response_body, error)
       VALUES (${organisationId}::uuid, ${requestId}::uuid, ${attempt}, ${result.startedAt}, ${result.durationMs}, ${result.statusCode}, ${responseBody}, ${error})
       ON CONFLICT (request_id, attempt) DO NOTHING
+    ), intent AS (
+      UPDATE workflow_intents SET claimed_until = NULL, dispatched_at = ${state === 'PENDING' ? null : new Date()}
+       WHERE ${held} AND organisation_id = ${organisationId}::uuid AND workflow_id = ${webhookRequestWorkflowId(requestId)}
+         AND dispatched_at IS NULL AND (${state !== 'PENDING'} OR attempts = 0)
     )
     UPDATE webhook_requests
        SET retries = ${attempt - 1}, response_status = ${result.statusCode}, response_body = ${responseBody}, state = ${state},
