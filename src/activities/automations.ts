@@ -19,7 +19,7 @@ import { writeWebhookStep } from '../domain/automations/webhook-step';
 import { AppError, notFound } from '../domain/errors';
 import { automationRunWorkflowId, communicationWorkflowId, type AutomationRunInput, type StepResult } from '../workflows/contracts';
 import { recordIntent } from '../temporal/intents';
-import { attemptDelivery } from '../domain/webhooks/delivery';
+import { attemptDelivery, LOG_RETRY_MS } from '../domain/webhooks/delivery';
 import { txSql } from '../db/sql';
 import { contactSnapshotSql } from '../domain/events/contact-snapshot';
 import { checkIds, notOwned } from './ownership';
@@ -264,10 +264,12 @@ export function automationActivities(deps: ActivityDeps) {
 }
 
 /**
- * How long the dispatcher leaves a held delivery to its run: the attempt's whole deadline plus
- * the connect and the database around it. A run that dies holds it no longer than this.
+ * How long the dispatcher leaves a held delivery to its run: the attempt's whole deadline, the
+ * log's patience with a busy database, and the database around them. A hold that ended while the
+ * run still attempted would let the delivery workflow send the same request again; a run that
+ * dies holds it no longer than this.
  */
-const HOLD_SECONDS = (timeoutMs: number) => Math.ceil(timeoutMs / 1000) + 30;
+const HOLD_SECONDS = (timeoutMs: number) => Math.ceil((timeoutMs + LOG_RETRY_MS) / 1000) + 15;
 
 function runContext(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep): RunContext {
   return {

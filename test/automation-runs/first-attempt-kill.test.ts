@@ -69,7 +69,7 @@ test('killed between the first POST and its log: delivered after the restart, ev
     return { hooks: hooksFor(contact), requestId, request };
   };
 
-  // 1. The run's activity is retried after the restart (its heartbeat timeout) and attempts again.
+  // 1. The run's step (a local activity) runs again after the restart, in its workflow task's retry, and attempts again.
   const one = (await call()('POST', '/contacts', { contact_type: 'PERSON', first_name: 'One', last_name: 'Killed' })).id;
   await eventually(async () => service!.child.exitCode !== null || service!.child.signalCode !== null, 20_000, 'the kill');
   await restart();

@@ -69,7 +69,7 @@ export async function attemptDelivery(db: Db, opts: { timeoutMs: number; config:
  * The attempt, the request's new state and a held intent's settlement, in one statement (no
  * transaction slot to wait for).
  * The request has left by now: a failure here would make the activity's retry send it again, so
- * a busy database is waited for here, up to a minute, instead (issue 32: under load Prisma's
+ * a busy database is waited for here, up to LOG_RETRY_MS, instead (issue 32: under load Prisma's
  * 5 s transaction slot timed out after the POST, and receivers got the same webhook-id twice).
  */
 async function logAttempt(db: Db, input: AttemptInput, result: SendResult, state: RequestState, responseBody: string | null, error: string | null): Promise<void> {
@@ -101,7 +101,8 @@ async function logAttempt(db: Db, input: AttemptInput, result: SendResult, state
   }
 }
 
-const LOG_RETRY_MS = 60_000;
+/** How long a log waits out a busy database (transient errors) before the activity fails. */
+export const LOG_RETRY_MS = 30_000;
 
 function refusal(error: string): SendResult {
   return { startedAt: new Date(), durationMs: 0, statusCode: null, responseBody: null, error };
