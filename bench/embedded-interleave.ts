@@ -4,7 +4,9 @@
  * (extended protocol) whose answer it can check. On PostgreSQL every answer is right; any wrong
  * answer or protocol error here means connections' statements were interleaved.
  * `npx tsx bench/embedded-interleave.ts` (BENCH_CONNECTIONS, default 20; BENCH_WORKERS; BENCH_SECONDS, 10;
- * BENCH_CASES, default small,big,tx: add statements over 64 KiB and interactive transactions).
+ * BENCH_CASES, default small,big,tx,named: add statements over 64 KiB, interactive transactions, and
+ * named prepared statements that every connection prepares under the same names (src/db/sql.ts),
+ * with now and then a DEALLOCATE ALL that drops them all from the shared backend).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -16,9 +18,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** Concurrent callers; every fourth runs transactions. More callers than connections queue in the pool. */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? Math.max(4, CONNECTIONS));
-const CASES = (process.env.BENCH_CASES ?? 'small,big,tx').split(',');
+const CASES = (process.env.BENCH_CASES ?? 'small,big,tx,named').split(',');
 const TX = CASES.includes('tx');
 const BIG = CASES.includes('big');
+const NAMED = CASES.includes('named');
 const PAD = 'x'.repeat(Number(process.env.BENCH_PAD ?? 100_000));
 
 async function main() {
@@ -46,6 +49,14 @@ async function main() {
           } finally {
             client.release();
           }
+        } else if (NAMED && w % 4 === 2) {
+          // Every connection prepares these two names; each is a different statement.
+          if (i % 500 === 499) await pool.query('DEALLOCATE ALL');
+          const named = i % 2 === 0
+            ? await pool.query<{ v: number }>({ name: 'interleave_plus', text: 'SELECT $1::int + 3 AS v', values: [n] })
+            : await pool.query<{ v: number }>({ name: 'interleave_times', text: 'SELECT $1::int * 3 AS v', values: [n] });
+          if (named.rows.length === 1 && named.rows[0].v === (i % 2 === 0 ? n + 3 : n * 3)) ok++;
+          else wrong++;
         } else if (BIG && i % 3 === 0) {
           // A statement larger than one socket read, as long Prisma queries can be.
           const r = await pool.query<{ v: number }>(`SELECT $1::int + 1 AS v /* ${PAD} */`, [n]);

@@ -71,7 +71,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     }
     await applyMigrations(databaseUrl, log);
     // The embedded database's connections share one backend session, so named statements would collide.
-    const database = openDatabase(databaseUrl, { poolSize: config.DATABASE_POOL_SIZE, namedStatements: Boolean(config.DATABASE_URL) });
+    const database = openDatabase(databaseUrl, { poolSize: config.DATABASE_POOL_SIZE });
     closers.push(() => database.close());
     const db = database.prisma;
     await sealAtStart(db, config, log);

@@ -128,7 +128,7 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
     clientAddress: req.ip ?? req.socket.remoteAddress ?? '',
   };
   const db = principal ? scopedClient(p.deps.database.prisma, organisationId) : NO_DATABASE;
-  const sql = principal ? pgSql(p.deps.database.pool, organisationId, p.deps.database.namedStatements) : NO_SQL;
+  const sql = principal ? pgSql(p.deps.database.pool, organisationId) : NO_SQL;
 
   const key = req.method === 'POST' ? req.header('idempotency-key') : undefined;
   // Set only when this request carries a key and a credential to scope it to.
@@ -216,12 +216,12 @@ const NO_DATABASE_IN_SQL = refusingDb("A transaction: 'sql' route uses ctx.sql o
  * limited to WRITE_TRANSACTION.timeout.
  */
 async function inSqlTransaction<T>(p: Pipeline, organisationId: string, fn: (sql: OrgSql) => Promise<T>): Promise<T> {
-  const { pool, namedStatements } = p.deps.database;
+  const { pool } = p.deps.database;
   const client = await pool.connect();
   let broken = false;
   try {
     await client.query(`BEGIN; SET LOCAL statement_timeout = ${WRITE_TRANSACTION.timeout}`);
-    const out = await fn(pgSql(client, organisationId, namedStatements));
+    const out = await fn(pgSql(client, organisationId));
     await client.query('COMMIT');
     return out;
   } catch (err) {

@@ -19,16 +19,10 @@ export interface Database {
   prisma: PrismaClient;
   /** For statements where Prisma's per-call cost (~0.4 ms CPU) exceeds the query's (~0.1 ms). */
   pool: Pool;
-  /**
-   * Whether hot statements may be prepared by name (src/db/sql.ts). Not on the embedded
-   * database: its connections share one backend session, where a name prepared through one
-   * connection already exists for the next.
-   */
-  namedStatements: boolean;
   close(): Promise<void>;
 }
 
-export function openDatabase(url: string, opts: { poolSize?: number; namedStatements?: boolean } = {}): Database {
+export function openDatabase(url: string, opts: { poolSize?: number } = {}): Database {
   const pool = new Pool({ connectionString: url, max: opts.poolSize ?? DEFAULT_POOL_SIZE });
   // An idle connection that dies (server restart) must not crash the process.
   pool.on('error', () => undefined);
@@ -36,7 +30,6 @@ export function openDatabase(url: string, opts: { poolSize?: number; namedStatem
   return {
     prisma,
     pool,
-    namedStatements: opts.namedStatements ?? false,
     async close() {
       await prisma.$disconnect();
       await pool.end().catch(() => undefined);

@@ -41,13 +41,13 @@ function assertScoped(text: string): void {
  * holds the pipeline's own transaction (`transaction: 'sql'`, docs/money.md "The write path").
  * As a named prepared statement, so each connection parses and plans a statement once rather
  * than on every call (planning CONTACT_STATEMENT costs PostgreSQL about as much as running it).
- * `named` is false on the embedded database (Database.namedStatements).
+ * The embedded database's wire server shares the names between its connections (src/db/pglite-wire.ts).
  */
-export function pgSql(pg: Pool | PoolClient, organisationId: string, named = true): OrgSql {
+export function pgSql(pg: Pool | PoolClient, organisationId: string): OrgSql {
   return {
     async rows<T>(text: string, params: readonly unknown[] = []) {
       assertScoped(text);
-      const result = await pg.query({ name: named ? statementName(text) : undefined, text, values: [organisationId, ...params] });
+      const result = await pg.query({ name: statementName(text), text, values: [organisationId, ...params] });
       return result.rows as T[];
     },
   };

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 test('three dispatchers share one outbox: every event dispatched, each run started once', async () => {
   const url = process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(testState().dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
-  database = openDatabase(url, { poolSize: 4, namedStatements: false });
+  database = openDatabase(url, { poolSize: 4 });
   connection = await connectTemporal();
   const client = new Client({ connection });
   const tenant = await createTenant('dispatch replicas');

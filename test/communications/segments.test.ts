@@ -132,7 +132,7 @@ test('segmentContactIds pages ids in id order (keyset) for both types', async ()
   const url = process.env.DATABASE_URL ?? JSON.parse(readFileSync(path.join(testState().dataDir, 'database.json'), 'utf8')).url;
   const pool = new Pool({ connectionString: url, max: 1 });
   try {
-    const sql = pgSql(pool, a.organisationId, false);
+    const sql = pgSql(pool, a.organisationId);
     const all = sorted(Object.values(people));
     const filter = await createId(a.secretKey, '/segments', { name: 'All', type: 'FILTER', filters: {} });
     const statics = await createId(a.secretKey, '/segments', { name: 'Two', type: 'STATIC', contact_ids: [all[2], all[0]] });
@@ -143,7 +143,7 @@ test('segmentContactIds pages ids in id order (keyset) for both types', async ()
     expect(await segmentContactIds(sql, a.organisationId, statics, undefined, 10)).toEqual([all[0], all[2]]);
     expect(await segmentContactIds(sql, a.organisationId, statics, all[0], 10)).toEqual([all[2]]);
     // Another organisation's segment is not found.
-    await expect(segmentContactIds(pgSql(pool, b.organisationId, false), b.organisationId, filter, undefined, 10)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(segmentContactIds(pgSql(pool, b.organisationId), b.organisationId, filter, undefined, 10)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   } finally {
     await pool.end();
   }
