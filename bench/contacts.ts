@@ -22,9 +22,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createPrismaClient } from '../src/db/client';
-import { createApiKey } from '../src/domain/identity/api-keys';
-import { createOrganisation } from '../src/domain/identity/organisations';
 import { startChild, startLineChild, type Child, type PlainChild } from './children';
 import { runLoad, type LoadResult, type LoadSpec } from './load';
 import { pick, rng, seedContacts } from './seed';
@@ -36,6 +33,7 @@ import { printReports, runReportScenario, type ReportResult } from './reports';
 import { purchaseBody, seedBuyers } from './purchases';
 import { AIMS, printComparison, printProcesses, printTable, type ProcessMemory } from './report';
 import { procCpuMs, procStatusBytes, RssSampler, type MemoryStats } from './rss';
+import { tenant } from './tenant';
 
 const env = process.env;
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
@@ -178,18 +176,6 @@ async function startTemporalChild(dataDir: string): Promise<{ child: PlainChild;
     PATH: env.PATH, HOME: env.HOME, DATA_DIR: dataDir, TEMPORAL_PORT: '0', TEMPORAL_HOST: '127.0.0.1', TEMPORAL_UI_PORT: 'off', TEMPORAL_API_KEY: TEMPORAL_CHILD_KEY,
   }, 'TEMPORAL_READY');
   return { child, rss: new RssSampler(() => procStatusBytes(child.process.pid, 'VmRSS')) };
-}
-
-/** An organisation of the benchmark's own and a secret key with every scope. */
-async function tenant(databaseUrl: string): Promise<{ organisationId: string; key: string }> {
-  const db = createPrismaClient(databaseUrl, { poolSize: 1 });
-  try {
-    const org = await createOrganisation(db, `Benchmark ${new Date().toISOString()}`);
-    const { secret } = await createApiKey(db, { organisationId: org.id, kind: 'SECRET', name: 'bench', createdBy: 'bench' });
-    return { organisationId: org.id, key: secret };
-  } finally {
-    await db.$disconnect();
-  }
 }
 
 function contactBody(run: string, n: number, random: () => number): string {
