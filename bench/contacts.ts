@@ -10,7 +10,7 @@
  * 5. Prints the peak RSS of each server per scenario and of every child process.
  *
  * Knobs: BENCH_CONNECTIONS (50), BENCH_SECONDS (12), BENCH_WARMUP (2), BENCH_CONTACTS (100000),
- * BENCH_ONLY (comma list of: ceiling,health,baseline,peer,get,search,create,purchase,plan,automation,reports,analytics), BENCH_BUYERS (500),
+ * BENCH_ONLY (comma list of: ceiling,health,baseline,peer,get,search,create,purchase,plan,automation,reports,analytics; or engine alone: bench/engine.ts), BENCH_BUYERS (500),
  * BENCH_ANALYTICS_PURCHASES (1000000), BENCH_ANALYTICS_CONTACTS (20000), BENCH_ANALYTICS_CONNECTIONS (1,4),
  * BENCH_AUTOMATION_CONTACTS (2000), BENCH_AUTOMATION_CLIENTS (20), BENCH_REPORT_ROWS (100000),
  * BENCH_PLAN_CONTACTS (10000), BENCH_PLAN_LEAD_SECONDS (8), BENCH_PLAN_TIMEOUT_SECONDS (600), DATABASE_POOL_SIZE (50 on
@@ -468,7 +468,11 @@ function redact(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]+@/, '//$1:***@');
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+// BENCH_ONLY=engine is its own bench (bench/engine.ts, `npm run bench:engine`): it runs on import.
+if (ONLY?.has('engine')) void import('./engine');
+else {
+  main().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

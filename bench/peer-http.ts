@@ -17,7 +17,7 @@ export interface Principal {
 const AUTH_CACHE_MS = Number(process.env.AUTH_CACHE_SECONDS ?? 5) * 1000;
 
 /** The check for one scope; `counted` is called once per statement sent. */
-export function keyAuthenticator(pool: Pool, scope: Scope, counted: () => void): (secret: string) => Promise<Principal | null> {
+export function keyAuthenticator(pool: Pool, scope: Scope, counted: () => void = () => undefined): (secret: string) => Promise<Principal | null> {
   const cache = new Map<string, { principal: Principal | null; until: number }>();
   return async (secret) => {
     const now = Date.now();
