@@ -16,7 +16,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { newSecret } from '../src/domain/webhooks/signing';
 import { startAtScale, type AtScale, type WorkerChild } from './at-scale';
 import { awaitWebhooks, latencies, registerContacts, setUpWebhookAutomation, startReceiver, type Receiver } from './automation';
@@ -138,28 +137,32 @@ function serviceEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS
   };
 }
 
-async function startShape(dataDir: string, temporalDir: string): Promise<Shape> {
-  let atScale: AtScale | undefined;
-  let workers: Shape['workers'] = [];
-  let service: Child<Ready>;
+/** Starts the shape; `started` collects each part as it comes up, so a failure half-way stops what runs. */
+async function startShape(dataDir: string, temporalDir: string, started: Partial<Shape>): Promise<Shape> {
   if (AT_SCALE) {
-    atScale = await startAtScale(temporalDir);
+    const atScale = (started.atScale = await startAtScale(temporalDir));
     log(`Temporal dev server (the real one) in pid ${atScale.temporal.child.pid} at ${atScale.temporal.address}`);
-    service = await startChild<Ready>('service-child.ts', serviceEnv(dataDir, { ...atScale.sharedEnv, RUN_WORKER: 'false' }), THREAD_NAMES);
+    const service = (started.service = await startChild<Ready>('service-child.ts', serviceEnv(dataDir, { ...atScale.sharedEnv, RUN_WORKER: 'false' }), THREAD_NAMES));
     const workerEnv = serviceEnv(dataDir, { ...atScale.sharedEnv, DATABASE_URL: service.ready.databaseUrl, DATABASE_POOL_SIZE: env.BENCH_WORKER_POOL ?? '10' });
-    const stats = ['--import', pathToFileURL(path.join(__dirname, 'worker-stats.ts')).href, ...THREAD_NAMES];
-    workers = (await atScale.startWorkers(workerEnv, WORKERS, stats)).map((w) => ({ ...w, ask: <R>(msg: object) => askChild<R>(w.process, msg) }));
+    const stats = ['--require', path.join(__dirname, 'worker-stats.cjs'), ...THREAD_NAMES];
+    started.workers = [];
+    for (let i = 0; i < WORKERS; i++) {
+      const [w] = await atScale.startWorkers(workerEnv, 1, stats);
+      started.workers.push({ ...w, ask: <R>(msg: object) => askChild<R>(w.process, msg) });
+    }
   } else {
-    service = await startChild<Ready>('service-child.ts', serviceEnv(dataDir), THREAD_NAMES);
+    started.service = await startChild<Ready>('service-child.ts', serviceEnv(dataDir), THREAD_NAMES);
+    started.workers = [];
   }
-  const peer = await startChild<{ url: string }>('engine-peer.ts', {
+  const ready = started.service.ready;
+  started.peer = await startChild<{ url: string }>('engine-peer.ts', {
     PATH: env.PATH, HOME: env.HOME,
     DATA_DIR: dataDir, // the service's certificate, through the same loadTls
-    DATABASE_URL: service.ready.databaseUrl, DATABASE_POOL_SIZE: PEER_POOL,
-    TEMPORAL_ADDRESS: service.ready.temporalAddress,
+    DATABASE_URL: ready.databaseUrl, DATABASE_POOL_SIZE: PEER_POOL,
+    TEMPORAL_ADDRESS: ready.temporalAddress,
     ...(AT_SCALE ? {} : { TEMPORAL_API_KEY: TEMPORAL_KEY }),
   }, THREAD_NAMES);
-  return { service, workers, peer, atScale };
+  return started as Shape;
 }
 
 async function main() {
@@ -174,10 +177,10 @@ async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-engine-'));
   const temporalDir = mkdtempSync(path.join(os.tmpdir(), 'bench-engine-temporal-'));
   const receiver = await startReceiver();
-  let shape: Shape | undefined;
+  const started: Partial<Shape> = {};
   let probe: DatabaseProbe | undefined;
   try {
-    shape = await startShape(dataDir, temporalDir);
+    const shape = await startShape(dataDir, temporalDir, started);
     log(`Service at ${shape.service.ready.url} (pid ${shape.service.process.pid}), Temporal at ${shape.service.ready.temporalAddress}; peer at ${shape.peer.ready.url} (pid ${shape.peer.process.pid})`);
     const labels = (await shape.service.ask<Stats>({ cmd: 'stats' })).threads;
     log(`Threads of the service process (CPU ms so far): ${Object.entries(threadCpuMs(shape.service.process.pid!, labels)).map(([name, ms]) => `${name} ${ms}`).join(', ')}`);
@@ -198,10 +201,10 @@ async function main() {
   } finally {
     log('Stopping...');
     await probe?.close();
-    await shape?.peer.stop();
-    await shape?.service.stop();
-    await Promise.all(shape?.workers.map((w) => w.stop()) ?? []);
-    await shape?.atScale?.temporal.stop();
+    await started.peer?.stop();
+    await started.service?.stop();
+    await Promise.all(started.workers?.map((w) => w.stop()) ?? []);
+    await started.atScale?.temporal.stop();
     await receiver.close();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(temporalDir, { recursive: true, force: true });

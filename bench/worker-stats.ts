@@ -1,11 +1,10 @@
-// Preload of the at-scale worker processes in bench/engine.ts (`--import ./bench/worker-stats.ts`
-// after tsx, before src/temporal/worker.ts, which starts only as the main module): counts their SQL
+// Preloaded into the at-scale worker processes by bench/engine.ts (through bench/worker-stats.cjs,
+// before src/temporal/worker.ts, which starts only as the main module): counts their SQL
 // statements (bench/statements.ts) and answers `stats` over IPC as bench/service-child.ts does.
-import { isMainThread } from 'node:worker_threads';
 import { statementsSent } from './statements';
 import { threadLabels } from './threads';
 
-if (isMainThread && process.send) {
+if (process.send) {
   process.on('message', (msg: { cmd?: string }) => {
     if (msg?.cmd !== 'stats') return;
     const cpu = process.cpuUsage();
