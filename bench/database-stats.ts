@@ -5,7 +5,7 @@
 // after a quiet spell (bench/engine.ts BENCH_ENGINE_SETTLE_SECONDS).
 import { readdirSync } from 'node:fs';
 import { Client } from 'pg';
-import { procStat } from './rss';
+import { CLOCK_TICKS_MS, procStat } from './rss';
 
 export interface DatabaseCounters {
   commits: number;
@@ -37,8 +37,6 @@ export async function openDatabaseProbe(url: string): Promise<DatabaseProbe> {
     close: () => client.end(),
   };
 }
-
-const CLOCK_TICKS_MS = 10;
 
 /**
  * CPU ms of PostgreSQL's work: every process whose parent is the postmaster (backends and

@@ -59,7 +59,7 @@ export function procStatusBytes(pid: number | undefined, field: 'VmRSS' | 'VmHWM
   }
 }
 
-const CLOCK_TICKS_MS = 10; // USER_HZ is 100 on Linux
+export const CLOCK_TICKS_MS = 10; // USER_HZ is 100 on Linux
 
 /** utime + stime of a process (or of one of its threads) in ms, from /proc (undefined when gone or not Linux). */
 export function procCpuMs(pid: number, tid?: number): number | undefined {
