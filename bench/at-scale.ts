@@ -18,7 +18,8 @@ export interface AtScale {
   temporal: TemporalCliServer;
   /** What the API process and the workers share: the secrets a worker needs to open what the API sealed. */
   sharedEnv: Record<string, string>;
-  startWorkers(env: NodeJS.ProcessEnv, count: number): Promise<WorkerChild[]>;
+  /** `nodeArgs` go before the entry, after `--import tsx` (e.g. bench/worker-stats.ts, which answers over IPC). */
+  startWorkers(env: NodeJS.ProcessEnv, count: number, nodeArgs?: string[]): Promise<WorkerChild[]>;
 }
 
 export async function startAtScale(dir: string): Promise<AtScale> {
@@ -28,13 +29,13 @@ export async function startAtScale(dir: string): Promise<AtScale> {
   return {
     temporal,
     sharedEnv: { TEMPORAL_ADDRESS: temporal.address, SECRETS_KEY: key(), JWT_SECRET: key(), VOUCHER_SECRET: key() },
-    startWorkers: (env, count) => Promise.all(Array.from({ length: count }, () => startWorker(env))),
+    startWorkers: (env, count, nodeArgs = []) => Promise.all(Array.from({ length: count }, () => startWorker(env, nodeArgs))),
   };
 }
 
 /** `src/temporal/worker.ts` (what `npm run worker` runs), ready once it logs "worker started". */
-function startWorker(env: NodeJS.ProcessEnv): Promise<WorkerChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/temporal/worker.ts')], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+function startWorker(env: NodeJS.ProcessEnv, nodeArgs: string[]): Promise<WorkerChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, path.join(ROOT, 'src/temporal/worker.ts')], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     let out = '';

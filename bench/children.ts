@@ -30,12 +30,7 @@ export function startChild<T>(file: string, env: NodeJS.ProcessEnv, nodeArgs: st
       resolve({
         ready: msg as T,
         process: child,
-        ask<R>(msg: object) {
-          return new Promise<R>((done) => {
-            child.once('message', (answer) => done((answer as { reply: R }).reply));
-            child.send(msg);
-          });
-        },
+        ask: (msg) => askChild(child, msg),
         /** SIGTERM (a graceful close), then SIGKILL if it takes longer than `graceMs`. */
         async stop(graceMs = 30_000) {
           if (child.exitCode !== null || child.signalCode !== null) return;
@@ -53,6 +48,14 @@ export function startChild<T>(file: string, env: NodeJS.ProcessEnv, nodeArgs: st
       clearTimeout(timer);
       reject(new Error(`${file} exited with ${code} before it was ready`));
     });
+  });
+}
+
+/** Sends a command over IPC and resolves with the child's `{ reply }` to it (one at a time). */
+export function askChild<R>(child: ChildProcess, msg: object): Promise<R> {
+  return new Promise<R>((done) => {
+    child.once('message', (answer) => done((answer as { reply: R }).reply));
+    child.send(msg);
   });
 }
 

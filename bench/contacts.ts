@@ -10,7 +10,7 @@
  * 5. Prints the peak RSS of each server per scenario and of every child process.
  *
  * Knobs: BENCH_CONNECTIONS (50), BENCH_SECONDS (12), BENCH_WARMUP (2), BENCH_CONTACTS (100000),
- * BENCH_ONLY (comma list of: ceiling,health,baseline,peer,get,search,create,purchase,plan,automation,reports,analytics), BENCH_BUYERS (500),
+ * BENCH_ONLY (comma list of: ceiling,health,baseline,peer,get,search,create,purchase,plan,automation,reports,analytics; or engine alone: bench/engine.ts), BENCH_BUYERS (500),
  * BENCH_ANALYTICS_PURCHASES (1000000), BENCH_ANALYTICS_CONTACTS (20000), BENCH_ANALYTICS_CONNECTIONS (1,4),
  * BENCH_AUTOMATION_CONTACTS (2000), BENCH_AUTOMATION_CLIENTS (20), BENCH_REPORT_ROWS (100000),
  * BENCH_PLAN_CONTACTS (10000), BENCH_PLAN_LEAD_SECONDS (8), BENCH_PLAN_TIMEOUT_SECONDS (600), DATABASE_POOL_SIZE (50 on
@@ -22,9 +22,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createPrismaClient } from '../src/db/client';
-import { createApiKey } from '../src/domain/identity/api-keys';
-import { createOrganisation } from '../src/domain/identity/organisations';
 import { startChild, startLineChild, type Child, type PlainChild } from './children';
 import { runLoad, type LoadResult, type LoadSpec } from './load';
 import { pick, rng, seedContacts } from './seed';
@@ -36,6 +33,7 @@ import { printReports, runReportScenario, type ReportResult } from './reports';
 import { purchaseBody, seedBuyers } from './purchases';
 import { AIMS, printComparison, printProcesses, printTable, type ProcessMemory } from './report';
 import { procCpuMs, procStatusBytes, RssSampler, type MemoryStats } from './rss';
+import { tenant } from './tenant';
 
 const env = process.env;
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
@@ -178,18 +176,6 @@ async function startTemporalChild(dataDir: string): Promise<{ child: PlainChild;
     PATH: env.PATH, HOME: env.HOME, DATA_DIR: dataDir, TEMPORAL_PORT: '0', TEMPORAL_HOST: '127.0.0.1', TEMPORAL_UI_PORT: 'off', TEMPORAL_API_KEY: TEMPORAL_CHILD_KEY,
   }, 'TEMPORAL_READY');
   return { child, rss: new RssSampler(() => procStatusBytes(child.process.pid, 'VmRSS')) };
-}
-
-/** An organisation of the benchmark's own and a secret key with every scope. */
-async function tenant(databaseUrl: string): Promise<{ organisationId: string; key: string }> {
-  const db = createPrismaClient(databaseUrl, { poolSize: 1 });
-  try {
-    const org = await createOrganisation(db, `Benchmark ${new Date().toISOString()}`);
-    const { secret } = await createApiKey(db, { organisationId: org.id, kind: 'SECRET', name: 'bench', createdBy: 'bench' });
-    return { organisationId: org.id, key: secret };
-  } finally {
-    await db.$disconnect();
-  }
 }
 
 function contactBody(run: string, n: number, random: () => number): string {
@@ -482,7 +468,11 @@ function redact(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]+@/, '//$1:***@');
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+// BENCH_ONLY=engine is its own bench (bench/engine.ts, `npm run bench:engine`): it runs on import.
+if (ONLY?.has('engine')) void import('./engine');
+else {
+  main().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -4,10 +4,7 @@
 // own, through the same loadTls as the hello server), the same credential check, one
 // statement the service sends (CONTACT_STATEMENT, src/domain/contacts/read-statement.ts) answered as JSON.
 //
-// Credential check as in src/api/middleware/auth.ts: the `api_key` header, hashed with SHA-256,
-// looked up in api_keys; revoked or expired keys are refused (401); the answer, good or bad,
-// is cached in memory for AUTH_CACHE_SECONDS (default 5, as the service). A public key or a key
-// without contacts:read gets 403, as src/api/middleware/auth.ts `authorise` decides.
+// Credential check as in src/api/middleware/auth.ts (bench/peer-http.ts), for contacts:read.
 //
 // Differences from the service, on purpose: no request id, rate limit or security headers,
 // and the JSON is sent as PostgreSQL built it (stored columns, snake_case) without the derived
@@ -15,25 +12,18 @@
 // total_spend). pg is told not to parse the JSON column, so it goes out as received.
 //
 // Over IPC it answers `stats` with its CPU time, statements sent and RSS (bench/rss.ts).
-import { createHash } from 'node:crypto';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { loadConfig } from '../src/config';
-import { hasScope } from '../src/domain/identity/scopes';
 import { loadTls } from '../src/tls';
 import { CONTACT_STATEMENT, contactStatementParams } from '../src/domain/contacts/read-statement';
+import { apiKeyOf, error, keyAuthenticator, send } from './peer-http';
 import { RssSampler } from './rss';
 
 const PREFIX = '/backoffice/v1/contacts/';
-const AUTH_CACHE_MS = Number(process.env.AUTH_CACHE_SECONDS ?? 5) * 1000;
 const rawJson = { getTypeParser: () => (value: string) => value };
-
-interface Principal {
-  organisationId: string;
-  allowed: boolean;
-}
 
 const rss = new RssSampler();
 let statements = 0;
@@ -46,27 +36,7 @@ async function main() {
   const pool = new Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
   // An idle connection that dies must not crash the process (as src/db/client.ts).
   pool.on('error', () => undefined);
-  const cache = new Map<string, { principal: Principal | null; until: number }>();
-
-  async function authenticate(secret: string): Promise<Principal | null> {
-    const now = Date.now();
-    const cached = cache.get(secret);
-    if (cached && cached.until > now) return cached.principal;
-    statements++;
-    const { rows } = await pool.query<{ organisation_id: string; kind: string; scopes: string[] | null; revoked_at: Date | null; expires_at: Date | null }>(
-      'SELECT organisation_id::text AS organisation_id, kind, scopes, revoked_at, expires_at FROM api_keys WHERE key_hash = $1',
-      [createHash('sha256').update(secret).digest('hex')],
-    );
-    const row = rows[0];
-    const usable = row && !row.revoked_at && !(row.expires_at && row.expires_at.getTime() <= now);
-    const principal = usable ? { organisationId: row.organisation_id, allowed: row.kind === 'SECRET' && hasScope(row.scopes ?? [], 'contacts:read') } : null;
-    if (AUTH_CACHE_MS > 0) {
-      if (cache.size > 10_000) cache.clear();
-      const expires = usable && row.expires_at ? Math.min(row.expires_at.getTime(), now + AUTH_CACHE_MS) : now + AUTH_CACHE_MS;
-      cache.set(secret, { principal, until: expires });
-    }
-    return principal;
-  }
+  const authenticate = keyAuthenticator(pool, 'contacts:read', () => void statements++);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0];
@@ -78,8 +48,7 @@ async function main() {
     } catch {
       return send(res, 400, error('INVALID_REQUEST', 'Malformed path'));
     }
-    const header = req.headers['api_key'] ?? req.headers['api-key'];
-    const secret = (Array.isArray(header) ? header[0] : header)?.trim();
+    const secret = apiKeyOf(req);
     if (!secret) return send(res, 401, error('INVALID_CREDENTIAL', 'Authentication required: send an api_key header'));
     const principal = await authenticate(secret);
     if (!principal) return send(res, 401, error('INVALID_CREDENTIAL', 'The API key or token is invalid'));
@@ -120,15 +89,6 @@ async function main() {
       () => process.exit(1),
     );
   });
-}
-
-function error(code: string, message: string): string {
-  return JSON.stringify({ code, message });
-}
-
-function send(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
 }
 
 main().catch((err) => {

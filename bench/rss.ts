@@ -59,14 +59,19 @@ export function procStatusBytes(pid: number | undefined, field: 'VmRSS' | 'VmHWM
   }
 }
 
-const CLOCK_TICKS_MS = 10; // USER_HZ is 100 on Linux
+export const CLOCK_TICKS_MS = 10; // USER_HZ is 100 on Linux
 
-/** utime + stime of a process in ms, from /proc (undefined when gone or not Linux). */
-export function procCpuMs(pid: number): number | undefined {
+/** utime + stime of a process (or of one of its threads) in ms, from /proc (undefined when gone or not Linux). */
+export function procCpuMs(pid: number, tid?: number): number | undefined {
+  const fields = procStat(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`);
+  return fields && (Number(fields[11]) + Number(fields[12])) * CLOCK_TICKS_MS;
+}
+
+/** The fields of a /proc stat file after the command name (field 3 of proc(5) is index 0). */
+export function procStat(file: string): string[] | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICKS_MS;
+    const stat = readFileSync(file, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }

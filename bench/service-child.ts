@@ -6,21 +6,14 @@
 // and reports the peak of each measured run and of its whole life.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { Client } from 'pg';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/log';
 import { startService } from '../src/service';
 import { RssSampler } from './rss';
+import { statementsSent } from './statements';
+import { threadLabels } from './threads';
 
 export type ChildCommand = { cmd: 'stats' } | { cmd: 'profile-start' } | { cmd: 'profile-stop'; file: string };
-
-/** Every statement of @prisma/adapter-pg goes through pg's Client#query. */
-let statements = 0;
-const originalQuery = Client.prototype.query;
-Client.prototype.query = function countedQuery(this: Client, ...args: unknown[]) {
-  statements++;
-  return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof Client.prototype.query;
 
 const rss = new RssSampler();
 const session = new Session();
@@ -33,7 +26,7 @@ async function handle(msg: ChildCommand): Promise<unknown> {
   switch (msg.cmd) {
     case 'stats': {
       const cpu = process.cpuUsage();
-      return { statements, cpuMicros: cpu.user + cpu.system, ...rss.report() };
+      return { statements: statementsSent(), cpuMicros: cpu.user + cpu.system, threads: threadLabels(), ...rss.report() };
     }
     case 'profile-start':
       session.connect();
@@ -52,7 +45,7 @@ async function handle(msg: ChildCommand): Promise<unknown> {
 async function main() {
   const config = loadConfig();
   const service = await startService(config, createLogger(config.LOG_LEVEL));
-  process.send?.({ url: service.url, databaseUrl: service.databaseUrl });
+  process.send?.({ url: service.url, databaseUrl: service.databaseUrl, temporalAddress: service.temporalAddress });
   process.on('message', (msg: ChildCommand) => {
     handle(msg).then(
       (reply) => process.send?.({ reply }),
