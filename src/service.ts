@@ -94,7 +94,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       ? new OutboxDispatcher(database.pool, running.client, config, log, { pollMs: config.OUTBOX_POLL_MS, leaseSeconds: 30 })
       : undefined;
     // The in-process worker's writes (an automation's webhook request) kick it too.
-    await running.startWorker(db, dispatcher ? () => dispatcher.kick() : undefined);
+    await running.startWorker(database, dispatcher ? () => dispatcher.kick() : undefined);
     await ensureRecurringSchedules(running.client, config.TEMPORAL_TASK_QUEUE, log);
     const reconciler = config.WORKFLOW_RECONCILE_MS ? new WorkflowReconciler({ client: running.client, db, config, log }) : undefined;
     // Before the first dispatch: a plan whose workflow an operator ended is no longer POSTED when its intents are performed.

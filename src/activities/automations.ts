@@ -20,7 +20,7 @@ import { AppError, notFound } from '../domain/errors';
 import { automationRunWorkflowId, communicationWorkflowId, type AutomationRunInput, type StepResult } from '../workflows/contracts';
 import { recordIntent } from '../temporal/intents';
 import { attemptDelivery, LOG_RETRY_MS } from '../domain/webhooks/delivery';
-import { txSql } from '../db/sql';
+import { pgSql } from '../db/sql';
 import { contactSnapshotSql } from '../domain/events/contact-snapshot';
 import { checkIds, notOwned } from './ownership';
 import { inOrgTransaction } from './transaction';
@@ -95,8 +95,8 @@ export function automationActivities(deps: ActivityDeps) {
   async function loadEvent(input: RunInput, withPlan: boolean): Promise<{ event: AutomationEvent; plan: RunPlan | null }> {
     const eventId = eventIdOf(input);
     checkIds({ organisationId: input.organisationId, automationId: input.automationId, eventId });
-    type Row = Omit<AutomationEvent, 'createdOn'> & { createdOn: bigint; automation: StoredRunPlan | null };
-    const [row] = await org(input.organisationId).$queryRawUnsafe<Row[]>(EVENT, input.organisationId, eventId, withPlan ? input.automationId : null);
+    type Row = Omit<AutomationEvent, 'createdOn'> & { createdOn: string; automation: StoredRunPlan | null };
+    const [row] = await pgSql(deps.pool, input.organisationId).rows<Row>(EVENT, [eventId, withPlan ? input.automationId : null]);
     if (!row) throw notOwned('event', eventId as string, input.organisationId);
     const { automation, ...rest } = row;
     const event = { ...rest, createdOn: Number(row.createdOn) };
@@ -141,7 +141,7 @@ export function automationActivities(deps: ActivityDeps) {
    * records the refusal.
    */
   async function webhookStep(ctx: RunContext): Promise<StepRecord | null> {
-    const sql = txSql(org(ctx.organisationId), ctx.organisationId);
+    const sql = pgSql(deps.pool, ctx.organisationId);
     const hold = firstAttemptInRun() ? HOLD_SECONDS(deps.config.WEBHOOK_TIMEOUT_MS) : null;
     const step = await writeWebhookStep(sql, deps.config, ctx, hold);
     if (step.written) {
@@ -214,9 +214,8 @@ export function automationActivities(deps: ActivityDeps) {
    * failure), the delivery workflow for the retries after a failure (it finds attempt 1 logged).
    */
   async function firstAttempt(organisationId: string, requestId: string): Promise<void> {
-    const db = org(organisationId);
     const schedule = deps.config.WEBHOOK_RETRY_SCHEDULE;
-    const state = await attemptDelivery(db, { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, config: deps.config }, { organisationId, requestId, attempt: 1, last: schedule.length === 1, held: true });
+    const state = await attemptDelivery(pgSql(deps.pool, organisationId), { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, config: deps.config, held: true }, { organisationId, requestId, attempt: 1, last: schedule.length === 1 });
     // Released to the dispatcher: its delivery workflow makes the retries.
     if (state === 'PENDING') deps.afterWrite?.();
   }

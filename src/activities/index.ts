@@ -3,6 +3,7 @@
  * standalone worker wire the same code to their own resources.
  */
 import type { Config } from '../config';
+import type { Pool } from 'pg';
 import type { Db } from '../db/client';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail';
@@ -18,6 +19,8 @@ import { webhookActivities } from './webhooks';
 
 export interface ActivityDeps {
   db: Db;
+  /** The same database for the run path's hand-written statements (src/db/sql.ts pgSql: prepared once per connection, no ORM). */
+  pool: Pool;
   mail: Mailer;
   config: Config;
   log: Logger;

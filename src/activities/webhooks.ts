@@ -2,15 +2,15 @@
 // not an error: only the database failing throws, and Temporal retries that.
 import { ApplicationFailure } from '@temporalio/common';
 import { WEBHOOK_MAX_ATTEMPTS, type Config } from '../config';
-import type { Db } from '../db/client';
-import { scopedClient } from '../db/tenancy';
+import type { Pool } from 'pg';
+import { pgSql } from '../db/sql';
 import { attemptDelivery, type AttemptInput, type RequestState } from '../domain/webhooks/delivery';
 import { checkIds } from './ownership';
 import type { WebhookDeliveryInput } from '../workflows/contracts';
 
 export type { AttemptInput, RequestState };
 
-export function webhookActivities(deps: { db: Db; config: Config }) {
+export function webhookActivities(deps: { pool: Pool; config: Config }) {
   return {
     /** One signed attempt, logged; answers the request's state after it. */
     async attemptWebhookDelivery(input: AttemptInput): Promise<RequestState> {
@@ -19,7 +19,7 @@ export function webhookActivities(deps: { db: Db; config: Config }) {
       if (!Number.isInteger(input.attempt) || input.attempt < 1 || input.attempt > WEBHOOK_MAX_ATTEMPTS) {
         throw ApplicationFailure.nonRetryable(`attempt ${input.attempt} is outside 1..${WEBHOOK_MAX_ATTEMPTS}`, 'INVALID_ATTEMPT');
       }
-      return await attemptDelivery(scopedClient(deps.db, input.organisationId), { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, config: deps.config }, input);
+      return await attemptDelivery(pgSql(deps.pool, input.organisationId), { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, config: deps.config }, input);
     },
     /** The configured WEBHOOK_RETRY_SCHEDULE, for a delivery started without one. */
     async webhookRetrySchedule(): Promise<number[]> {

@@ -1,7 +1,7 @@
 import { bundleWorkflowCode, DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import type { Config } from '../config';
-import type { Db } from '../db/client';
+import type { Database } from '../db/client';
 import type { Logger } from '../log';
 import { createMailer } from '../mail';
 import type { TemporalConnectionOptions } from './connection';
@@ -28,14 +28,14 @@ export function prepareInProcessWorker(config: Config, log: Logger) {
     : bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: Runtime.instance().logger });
   bundling?.catch(() => undefined);
 
-  return async function start(target: InProcessWorkerTarget, db: Db, afterWrite?: () => void): Promise<() => Promise<void>> {
+  return async function start(target: InProcessWorkerTarget, database: Database, afterWrite?: () => void): Promise<() => Promise<void>> {
     const mail = createMailer(config);
     try {
       const worker = await startWorker({
         ...target,
         namespace: config.TEMPORAL_NAMESPACE,
         taskQueue: config.TEMPORAL_TASK_QUEUE,
-        activities: createActivities({ db, mail, config, log, afterWrite }),
+        activities: createActivities({ db: database.prisma, pool: database.pool, mail, config, log, afterWrite }),
         workflowBundle: prebuilt ?? { code: (await bundling!).code },
         // One thread: a second costs ~50 MB of RSS idle, and beside the API (and, embedded, the
         // database and the Temporal server) it bought nothing: 600 automation runs gave 23-31

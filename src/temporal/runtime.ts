@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../config';
 import { registerSearchAttributes } from './search-attributes';
 import { embeddedConnectionOptions, temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
-import type { Db } from '../db/client';
+import type { Database } from '../db/client';
 import type { Logger } from '../log';
 import { startTemporalCliServer } from './cli-server';
 import { startEmbeddedServer } from './embedded-server';
@@ -33,7 +33,7 @@ export interface TemporalHandle {
    * Runs the project's worker in this process on the service's database; a no-op with
    * RUN_WORKER=false. `afterWrite` is called when an activity committed workflow intents.
    */
-  startWorker(db: Db, afterWrite?: () => void): Promise<void>;
+  startWorker(database: Database, afterWrite?: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,9 +77,9 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
     connection,
     client,
     failed: own?.failed ?? new Promise<Error>(() => undefined),
-    async startWorker(db, afterWrite) {
+    async startWorker(database, afterWrite) {
       if (!startInProcessWorker) return;
-      closers.push(await startInProcessWorker({ address, ...security }, db, afterWrite));
+      closers.push(await startInProcessWorker({ address, ...security }, database, afterWrite));
     },
     async ping() {
       try {

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ActivityDeps } from '../activities';
 import type { Config } from '../config';
-import { createPrismaClient } from '../db/client';
+import { openDatabase } from '../db/client';
 import { DATABASE_INFO_FILE, type DatabaseInfo } from '../db/embedded';
 import type { Logger } from '../log';
 import { createMailer } from '../mail';
@@ -47,13 +47,13 @@ export function openWorkerDeps(config: Config, log: Logger): { deps: ActivityDep
   if (!url) {
     throw new Error(`DATABASE_URL is unset and no running service serves an embedded database from ${config.dataDir}: start the service first, or set DATABASE_URL`);
   }
-  const db = createPrismaClient(url, { poolSize: embeddedUrl ? EMBEDDED_POOL_SIZE : config.DATABASE_POOL_SIZE });
+  const database = openDatabase(url, { poolSize: embeddedUrl ? EMBEDDED_POOL_SIZE : config.DATABASE_POOL_SIZE });
   const mail = createMailer(config);
   return {
-    deps: { db, mail, config, log },
+    deps: { db: database.prisma, pool: database.pool, mail, config, log },
     async close() {
       mail.close();
-      await db.$disconnect();
+      await database.close();
     },
   };
 }

@@ -1,7 +1,9 @@
 // Delivering a webhook request, one attempt at a time (docs/webhooks.md "Delivery"): sign,
-// authenticate, send, and log the attempt with the request's new state in one transaction.
+// authenticate, send, and log the attempt with the request's new state in one statement.
 // An attempt already logged is not sent again, so a retried activity repeats nothing.
-import type { Db, Webhook, WebhookRequest } from '../../db/client';
+// Hand-written statements on the organisation's pg (src/db/sql.ts): this is the run path.
+import type { Prisma, Webhook } from '../../db/client';
+import type { OrgSql } from '../../db/sql';
 import type { OutboundConfig } from '../../outbound';
 import { webhookRequestWorkflowId } from '../../workflows/contracts';
 import { isTransient } from '../db-errors';
@@ -20,6 +22,11 @@ export interface AttemptInput {
   attempt: number;
   /** The schedule's last: a failure makes the request FAILED. */
   last: boolean;
+}
+
+export interface AttemptOptions {
+  timeoutMs: number;
+  config: OutboundConfig;
   /**
    * Made by the request's writer while it holds the delivery's intent (docs/webhooks.md "First
    * attempt in the run"): the log also settles the intent (no workflow after a SUCCESS or a final
@@ -30,21 +37,41 @@ export interface AttemptInput {
 
 export const USER_AGENT = 'backoffice-webhooks/1';
 
-/** One attempt; answers the request's state after it. `db` is scoped to the organisation. */
-export async function attemptDelivery(db: Db, opts: { timeoutMs: number; config: OutboundConfig }, input: AttemptInput): Promise<RequestState> {
-  const { organisationId, requestId, attempt } = input;
-  // One statement (relationJoins): the request, whether this attempt is logged, and its webhook.
-  const request = await db.webhookRequest.findFirst({
-    where: { organisationId, id: requestId },
-    include: { webhook: true, attempts: { where: { attempt }, select: { attempt: true } } },
-  });
+/** How long a log waits out a busy database (transient errors) before the activity fails. */
+export const LOG_RETRY_MS = 30_000;
+
+// The request, whether this attempt is logged, and its webhook (none once deleted), in one statement.
+const READ = `SELECT r.id, r.state, r.method, r.url_endpoint AS "urlEndpoint", r.url_auth AS "urlAuth", r.body,
+  EXISTS (SELECT 1 FROM webhook_attempts a WHERE a.request_id = r.id AND a.attempt = $3) AS logged,
+  w.id AS "webhookId", w.username, w.password, w.api_key AS "apiKey", w.secret, w.secret_active_until AS "secretActiveUntil",
+  w.previous_secret AS "previousSecret", w.previous_secret_active_until AS "previousSecretActiveUntil"
+FROM webhook_requests r LEFT JOIN webhooks w ON w.id = r.webhook_id AND w.organisation_id = $1
+WHERE r.organisation_id = $1 AND r.id = $2::uuid`;
+
+type StoredWebhook = Pick<Webhook, 'id' | 'username' | 'password' | 'apiKey' | 'secret' | 'secretActiveUntil' | 'previousSecret' | 'previousSecretActiveUntil'>;
+
+interface Request {
+  id: string;
+  state: RequestState;
+  method: string;
+  urlEndpoint: string;
+  urlAuth: string;
+  body: Prisma.JsonValue;
+  logged: boolean;
+  webhookId: string | null;
+}
+
+type ReadRow = Request & Omit<StoredWebhook, 'id' | 'secret'> & { secret: string | null };
+
+/** One attempt; answers the request's state after it. `sql` is the request's organisation's. */
+export async function attemptDelivery(sql: OrgSql, opts: AttemptOptions, input: AttemptInput): Promise<RequestState> {
+  const [request] = await sql.rows<ReadRow>(READ, [input.requestId, input.attempt]);
   // Requests are never deleted: one that is not found is another organisation's (a forged start).
   if (!request) throw notFound('Webhook request');
-  if (request.state !== 'PENDING') return request.state as RequestState;
-  if (request.attempts.length) return request.state as RequestState;
+  if (request.state !== 'PENDING' || request.logged) return request.state;
 
-  const stored = request.webhook?.organisationId === organisationId ? request.webhook : null;
-  const webhook = stored && openWebhook(stored);
+  const { webhookId, secret } = request;
+  const webhook = webhookId !== null && secret !== null ? openWebhook<StoredWebhook>({ ...request, id: webhookId, secret }) : null;
   let result: SendResult;
   let final = input.last;
   if (!webhook) {
@@ -59,40 +86,40 @@ export async function attemptDelivery(db: Db, opts: { timeoutMs: number; config:
     }
   }
   const state: RequestState = result.error === null ? 'SUCCESS' : final ? 'FAILED' : 'PENDING';
-  const responseBody = result.responseBody?.slice(0, RESPONSE_LIMIT) ?? null;
-  const error = result.error?.slice(0, 1000) ?? null;
-  await logAttempt(db, input, result, state, responseBody, error);
+  await logAttempt(sql, input, opts.held === true, result, state);
   return state;
 }
 
+// $2 request, $3 attempt, $4-$8 the answer, $9 state, $10 completed at, $11 held, $12 the intent's workflow id.
+const LOG = `WITH logged AS (
+  INSERT INTO webhook_attempts (organisation_id, request_id, attempt, started_at, duration_ms, status_code, response_body, error)
+  VALUES ($1, $2::uuid, $3, $4, $5, $6, $7, $8)
+  ON CONFLICT (request_id, attempt) DO NOTHING
+), intent AS (
+  UPDATE workflow_intents SET claimed_until = NULL, dispatched_at = CASE WHEN $9::text = 'PENDING' THEN NULL ELSE now() END
+  WHERE $11::boolean AND organisation_id = $1 AND workflow_id = $12 AND dispatched_at IS NULL AND ($9::text <> 'PENDING' OR attempts = 0)
+)
+UPDATE webhook_requests
+   SET retries = $3::int - 1, response_status = $6, response_body = $7, state = $9::text, completed_at = $10, updated_at = now()
+ WHERE organisation_id = $1 AND id = $2::uuid AND state = 'PENDING'`;
+
 /**
  * The attempt, the request's new state and a held intent's settlement, in one statement (no
- * transaction slot to wait for).
- * The request has left by now: a failure here would make the activity's retry send it again, so
- * a busy database is waited for here, up to LOG_RETRY_MS, instead (issue 32: under load Prisma's
- * 5 s transaction slot timed out after the POST, and receivers got the same webhook-id twice).
+ * transaction slot to wait for). The request has left by now: a failure here would make the
+ * activity's retry send it again, so a busy database is waited for, up to LOG_RETRY_MS (issue
+ * 32: under load Prisma's 5 s transaction slot timed out after the POST, and receivers got the
+ * same webhook-id twice).
  */
-async function logAttempt(db: Db, input: AttemptInput, result: SendResult, state: RequestState, responseBody: string | null, error: string | null): Promise<void> {
-  const { organisationId, requestId, attempt } = input;
-  const held = input.held === true;
-  const statement = () => db.$executeRaw`
-    WITH logged AS (
-      INSERT INTO webhook_attempts (organisation_id, request_id, attempt, started_at, duration_ms, status_code, response_body, error)
-      VALUES (${organisationId}::uuid, ${requestId}::uuid, ${attempt}, ${result.startedAt}, ${result.durationMs}, ${result.statusCode}, ${responseBody}, ${error})
-      ON CONFLICT (request_id, attempt) DO NOTHING
-    ), intent AS (
-      UPDATE workflow_intents SET claimed_until = NULL, dispatched_at = ${state === 'PENDING' ? null : new Date()}
-       WHERE ${held} AND organisation_id = ${organisationId}::uuid AND workflow_id = ${webhookRequestWorkflowId(requestId)}
-         AND dispatched_at IS NULL AND (${state !== 'PENDING'} OR attempts = 0)
-    )
-    UPDATE webhook_requests
-       SET retries = ${attempt - 1}, response_status = ${result.statusCode}, response_body = ${responseBody}, state = ${state},
-           completed_at = ${state === 'PENDING' ? null : new Date()}, updated_at = now()
-     WHERE organisation_id = ${organisationId}::uuid AND id = ${requestId}::uuid AND state = 'PENDING'`;
+async function logAttempt(sql: OrgSql, input: AttemptInput, held: boolean, result: SendResult, state: RequestState): Promise<void> {
+  const params = [
+    input.requestId, input.attempt, result.startedAt, result.durationMs, result.statusCode,
+    result.responseBody?.slice(0, RESPONSE_LIMIT) ?? null, result.error?.slice(0, 1000) ?? null,
+    state, state === 'PENDING' ? null : new Date(), held, webhookRequestWorkflowId(input.requestId),
+  ];
   const until = Date.now() + LOG_RETRY_MS;
   for (let wait = 50; ; wait = Math.min(wait * 2, 2000)) {
     try {
-      await statement();
+      await sql.rows(LOG, params);
       return;
     } catch (err) {
       if (!isTransient(err) || Date.now() + wait > until) throw err;
@@ -101,15 +128,12 @@ async function logAttempt(db: Db, input: AttemptInput, result: SendResult, state
   }
 }
 
-/** How long a log waits out a busy database (transient errors) before the activity fails. */
-export const LOG_RETRY_MS = 30_000;
-
 function refusal(error: string): SendResult {
   return { startedAt: new Date(), durationMs: 0, statusCode: null, responseBody: null, error };
 }
 
 /** The signed request: a fresh timestamp and signatures on every attempt, the auth of url_auth. */
-function outgoing(request: WebhookRequest, webhook: Webhook, secrets: string[]) {
+function outgoing(request: Request, webhook: StoredWebhook, secrets: string[]) {
   const body = JSON.stringify(bodyOf(request.body));
   const timestamp = Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = {
