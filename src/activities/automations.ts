@@ -19,7 +19,7 @@ import { writeWebhookStep } from '../domain/automations/webhook-step';
 import { AppError, notFound } from '../domain/errors';
 import { automationRunWorkflowId, communicationWorkflowId, type AutomationRunInput, type StepResult } from '../workflows/contracts';
 import { recordIntent } from '../temporal/intents';
-import { attemptDelivery, LOG_RETRY_MS } from '../domain/webhooks/delivery';
+import { attemptDelivery, LOG_RETRY_MS, type AttemptRequest } from '../domain/webhooks/delivery';
 import { pgSql } from '../db/sql';
 import { contactSnapshotSql } from '../domain/events/contact-snapshot';
 import { checkIds, notOwned } from './ownership';
@@ -128,12 +128,13 @@ export function automationActivities(deps: ActivityDeps) {
     const attributes = record.attributes as unknown as RecordAttribute[];
     // Also for a record found by a retried call: its first attempt may not have been made (or logged).
     const requestId = attributes.find((a) => a.key === 'webhook_request_id')?.value as string | undefined;
-    if (requestId && firstAttemptInRun()) await firstAttempt(input.organisationId, requestId);
+    if (requestId && firstAttemptInRun()) await firstAttempt(input.organisationId, requestId, record.request);
     const reason = recordReason(record.status, attributes);
     return { recordId: record.id, status: record.status, ...(reason ? { reason } : {}) };
   }
 
-  type StepRecord = { id: string; status: string; attributes: unknown };
+  /** `request`: a webhook request the step just wrote, as its first attempt sends it. */
+  type StepRecord = { id: string; status: string; attributes: unknown; request?: AttemptRequest };
 
   /**
    * A webhook action: its request, record and held delivery in one statement (the usual run's
@@ -146,7 +147,7 @@ export function automationActivities(deps: ActivityDeps) {
     const step = await writeWebhookStep(sql, deps.config, ctx, hold);
     if (step.written) {
       if (hold === null) deps.afterWrite?.();
-      return { id: step.recordId, status: 'COMPLETED', attributes: step.attributes };
+      return { id: step.recordId, status: 'COMPLETED', attributes: step.attributes, request: step.request };
     }
     return step.hook ? (await findRecord(org(ctx.organisationId), ctx)) : null;
   }
@@ -213,9 +214,10 @@ export function automationActivities(deps: ActivityDeps) {
    * again once logged); its log settles the held intent: no workflow after a SUCCESS (or a final
    * failure), the delivery workflow for the retries after a failure (it finds attempt 1 logged).
    */
-  async function firstAttempt(organisationId: string, requestId: string): Promise<void> {
+  async function firstAttempt(organisationId: string, requestId: string, written?: AttemptRequest): Promise<void> {
     const schedule = deps.config.WEBHOOK_RETRY_SCHEDULE;
-    const state = await attemptDelivery(pgSql(deps.pool, organisationId), { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, config: deps.config, held: true }, { organisationId, requestId, attempt: 1, last: schedule.length === 1 });
+    const options = { timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, config: deps.config, held: true };
+    const state = await attemptDelivery(pgSql(deps.pool, organisationId), options, { organisationId, requestId, attempt: 1, last: schedule.length === 1 }, written);
     // Released to the dispatcher: its delivery workflow makes the retries.
     if (state === 'PENDING') deps.afterWrite?.();
   }

@@ -8,20 +8,21 @@ import { intentValues } from '../../temporal/intents';
 import { webhookDelivery } from '../../temporal/starters';
 import type { Config } from '../../config';
 import { newId } from '../ids';
+import { WEBHOOK_COLUMNS, type AttemptRequest } from '../webhooks/delivery';
 import { requestBody } from '../webhooks/requests';
 import { webhookRequestOf, type RunContext } from './actions';
 import { recordAttribute, type RecordAttribute } from './records';
 
 // $2-$13 the request, $14-$21 the record, $22-$30 the intent.
 const STEP = `WITH hook AS (
-  SELECT id, name, method, url_endpoint, url_auth FROM webhooks WHERE organisation_id = $1 AND id = $2::uuid),
+  SELECT * FROM webhooks WHERE organisation_id = $1 AND id = $2::uuid),
 request AS (
   INSERT INTO webhook_requests (id, organisation_id, webhook_id, webhook_name, method, url_endpoint, url_auth, type, body,
     automation_id, automation_name, entity_type, entity_id, entity_reference, call_id, cause_key, created_at, updated_at)
   SELECT $3::uuid, $1, id, name, method, url_endpoint, url_auth, $4, $5::jsonb, $6::uuid, $7, $8, $9::uuid, $10, $11::uuid, $12, $13::timestamptz, now()
   FROM hook
   ON CONFLICT (organisation_id, cause_key) DO NOTHING
-  RETURNING id),
+  RETURNING id, body),
 record AS (
   INSERT INTO adaptor_action_records (id, organisation_id, automation_id, automation_name, action_id, adaptor, adaptor_action,
     event_id, event_type, entity_type, entity_id, entity_reference, status, attributes, workflow_id, updated_at)
@@ -33,11 +34,13 @@ intent AS (
   INSERT INTO workflow_intents (id, organisation_id, kind, workflow_type, workflow_id, input, search_attributes, signal_name, signal_args, claimed_until)
   SELECT $22::uuid, $1, $23, $24, $25, $26::jsonb, $27::jsonb, $28, $29::jsonb, now() + make_interval(secs => $30::int)
   FROM request)
-SELECT EXISTS (SELECT 1 FROM hook) AS hook, (SELECT id FROM record) AS record_id`;
+SELECT hook.id IS NOT NULL AS hook, (SELECT id FROM record) AS record_id, (SELECT body FROM request),
+  hook.method, hook.url_endpoint AS "urlEndpoint", hook.url_auth AS "urlAuth", ${WEBHOOK_COLUMNS('hook')}
+FROM (SELECT 1) one LEFT JOIN hook ON true`;
 
 export type WebhookStepResult =
-  /** Written now: the record's id and attributes. */
-  | { written: true; recordId: string; attributes: RecordAttribute[]; requestId: string }
+  /** Written now: the record's id and attributes, and the request as its first attempt reads it. */
+  | { written: true; recordId: string; attributes: RecordAttribute[]; request: AttemptRequest }
   /** Nothing written: the webhook is not the organisation's (`hook` false), or a first call wrote it all. */
   | { written: false; hook: boolean };
 
@@ -52,12 +55,14 @@ export async function writeWebhookStep(sql: OrgSql, config: Pick<Config, 'WEBHOO
   const recordId = newId();
   // Found with their run by its automation and entity.
   const refs = { automationId: ctx.automation.id, entityType: ctx.entity.type, entityId: ctx.entity.id };
-  const [row] = await sql.rows<{ hook: boolean; record_id: string | null }>(STEP, [
+  // The body as jsonb keeps it (its key order), so that every attempt sends the same bytes.
+  const [row] = await sql.rows<Omit<AttemptRequest, 'id'> & { hook: boolean; record_id: string | null }>(STEP, [
     request.webhookId, requestId, request.type, JSON.stringify(requestBody(requestId, request)),
     ctx.automation.id, ctx.automation.name, ctx.entity.type, ctx.entity.id, ctx.entity.reference, request.callId, request.causeKey, request.createdOn,
     recordId, ctx.step.actionId, ctx.step.adaptor, ctx.step.adaptorAction, ctx.event.id, ctx.event.type, JSON.stringify(attributes), ctx.workflowId,
     ...intentValues(webhookDelivery(config, ctx.organisationId, requestId, refs)), holdSeconds,
   ]);
-  if (row.record_id) return { written: true, recordId: row.record_id, attributes, requestId };
-  return { written: false, hook: row.hook };
+  const { hook, record_id: written, ...webhook } = row;
+  if (written) return { written: true, recordId: written, attributes, request: { ...webhook, id: requestId } };
+  return { written: false, hook };
 }

@@ -40,35 +40,45 @@ export const USER_AGENT = 'backoffice-webhooks/1';
 /** How long a log waits out a busy database (transient errors) before the activity fails. */
 export const LOG_RETRY_MS = 30_000;
 
-// The request, whether this attempt is logged, and its webhook (none once deleted), in one statement.
+/** What an attempt reads of its webhook: the select list over a webhooks row `w` (null once the webhook is deleted). */
+export const WEBHOOK_COLUMNS = (w: string) => `${w}.id AS "webhookId", ${w}.username, ${w}.password, ${w}.api_key AS "apiKey", ${w}.secret,
+  ${w}.secret_active_until AS "secretActiveUntil", ${w}.previous_secret AS "previousSecret",
+  ${w}.previous_secret_active_until AS "previousSecretActiveUntil"`;
+
+// The request, whether this attempt is logged, and its webhook, in one statement.
 const READ = `SELECT r.id, r.state, r.method, r.url_endpoint AS "urlEndpoint", r.url_auth AS "urlAuth", r.body,
-  EXISTS (SELECT 1 FROM webhook_attempts a WHERE a.request_id = r.id AND a.attempt = $3) AS logged,
-  w.id AS "webhookId", w.username, w.password, w.api_key AS "apiKey", w.secret, w.secret_active_until AS "secretActiveUntil",
-  w.previous_secret AS "previousSecret", w.previous_secret_active_until AS "previousSecretActiveUntil"
+  EXISTS (SELECT 1 FROM webhook_attempts a WHERE a.request_id = r.id AND a.attempt = $3) AS logged, ${WEBHOOK_COLUMNS('w')}
 FROM webhook_requests r LEFT JOIN webhooks w ON w.id = r.webhook_id AND w.organisation_id = $1
 WHERE r.organisation_id = $1 AND r.id = $2::uuid`;
 
 type StoredWebhook = Pick<Webhook, 'id' | 'username' | 'password' | 'apiKey' | 'secret' | 'secretActiveUntil' | 'previousSecret' | 'previousSecretActiveUntil'>;
 
-interface Request {
+/** A request as its attempt sends it, with its webhook's credentials (secret null: the webhook is gone). */
+export type AttemptRequest = {
   id: string;
-  state: RequestState;
   method: string;
   urlEndpoint: string;
   urlAuth: string;
   body: Prisma.JsonValue;
-  logged: boolean;
   webhookId: string | null;
-}
+} & Omit<StoredWebhook, 'id' | 'secret'> & { secret: string | null };
 
-type ReadRow = Request & Omit<StoredWebhook, 'id' | 'secret'> & { secret: string | null };
+type ReadRow = AttemptRequest & { state: RequestState; logged: boolean };
 
-/** One attempt; answers the request's state after it. `sql` is the request's organisation's. */
-export async function attemptDelivery(sql: OrgSql, opts: AttemptOptions, input: AttemptInput): Promise<RequestState> {
-  const [request] = await sql.rows<ReadRow>(READ, [input.requestId, input.attempt]);
-  // Requests are never deleted: one that is not found is another organisation's (a forged start).
-  if (!request) throw notFound('Webhook request');
-  if (request.state !== 'PENDING' || request.logged) return request.state;
+/**
+ * One attempt; answers the request's state after it. `sql` is the request's organisation's.
+ * `written`: the request as the statement that wrote it just answered it (PENDING, no attempt
+ * logged), so it is not read again.
+ */
+export async function attemptDelivery(sql: OrgSql, opts: AttemptOptions, input: AttemptInput, written?: AttemptRequest): Promise<RequestState> {
+  let request = written;
+  if (!request) {
+    const [row] = await sql.rows<ReadRow>(READ, [input.requestId, input.attempt]);
+    // Requests are never deleted: one that is not found is another organisation's (a forged start).
+    if (!row) throw notFound('Webhook request');
+    if (row.state !== 'PENDING' || row.logged) return row.state;
+    request = row;
+  }
 
   const { webhookId, secret } = request;
   const webhook = webhookId !== null && secret !== null ? openWebhook<StoredWebhook>({ ...request, id: webhookId, secret }) : null;
@@ -133,7 +143,7 @@ function refusal(error: string): SendResult {
 }
 
 /** The signed request: a fresh timestamp and signatures on every attempt, the auth of url_auth. */
-function outgoing(request: Request, webhook: StoredWebhook, secrets: string[]) {
+function outgoing(request: AttemptRequest, webhook: StoredWebhook, secrets: string[]) {
   const body = JSON.stringify(bodyOf(request.body));
   const timestamp = Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = {
