@@ -13,6 +13,7 @@ import { bulkUpdateContacts } from '../../src/domain/contacts/bulk-update';
 import { createContact } from '../../src/domain/contacts/create';
 import { getContact, interactionStatus } from '../../src/domain/contacts/read';
 import { searchContacts } from '../../src/domain/contacts/search';
+import { contactSnapshotSql } from '../../src/domain/events/contact-snapshot';
 import { newId } from '../../src/domain/ids';
 import { testState } from '../support/state';
 
@@ -45,6 +46,28 @@ test('create writes the contact, an audit row and REGISTER_CONTACT in one transa
   expect(audits).toEqual([expect.objectContaining({ action: 'CREATE', actorId: 'test-key', requestId: 'req-1' })]);
   // No personal values in the trail: field names only.
   expect(JSON.stringify(audits[0].changes)).not.toContain('Lovelace');
+});
+
+test("a new contact's event carries the snapshot the tables give of it (read from the insert's own rows)", async () => {
+  const body = {
+    ...person, code: 'SNAP-1', preferred_language_code: 'en',
+    emails: [{ email_type: 'WORK', email_address: 'ada.work@example.com' }, { email_type: 'HOME', email_address: 'ada@example.com', is_primary: true }],
+    phones: [{ phone_type: 'MOBILE', country_code: 'GBR', number: '+44 20 7946 0001' }, { phone_type: 'HOME', country_code: 'GBR', number: '+44 20 7946 0002' }],
+    addresses: [
+      { address_type: 'WORK', address_line_1: '1 Work Street', town_city: 'London', postal_code: 'EC1A 1BB', country_code: 'GBR' },
+      { address_type: 'HOME', address_line_1: '12 St James Square', town_city: 'London', postal_code: 'SW1Y 4JH', country_code: 'GBR', lat: 51.5074, lon: -0.1346, is_primary: true },
+    ],
+  } as Parameters<typeof createContact>[2];
+  // Compared inside the transaction (then rolled back), before any dispatcher can see the event.
+  await expect(db.$transaction(async (tx) => {
+    const sql = txSql(tx, organisationId);
+    const { id } = await createContact(sql, actor, body);
+    const [row] = await sql.rows<{ written: Record<string, unknown>; tables: Record<string, unknown> }>(
+      `SELECT payload->'contact' AS written, ${contactSnapshotSql('$2::uuid')}->'contact' AS tables FROM outbox_events WHERE organisation_id = $1 AND entity_id = $2::uuid`, [id]);
+    expect(row.written).toEqual(row.tables);
+    expect(row.written).toMatchObject({ id, code: 'SNAP-1', name: 'Ada Lovelace', email_address: 'ada@example.com', phone_number: '+44 20 7946 0001', postal_code: 'SW1Y 4JH', lat: 51.5074, language_code: 'en', is_anonymized: false });
+    throw new Error('rolled back');
+  })).rejects.toThrow('rolled back');
 });
 
 test('a failed create leaves no contact, no audit row and no event', async () => {

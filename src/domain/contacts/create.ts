@@ -1,12 +1,12 @@
 // POST /contacts (spec 2.1, 4.1): the contact with its addresses, phones, e-mails, custom
 // fields and accounts, an audit row and the REGISTER_CONTACT event, in one transaction.
 // Written like the ledger (docs/money.md "The write path"): on ctx.sql, every check and
-// look-up before the first write, then one statement for the contact and all its lists and
-// one for the audit row and the event (the event's contact snapshot must see the contact).
+// look-up before the first write, then one statement for the contact, all its lists, the audit
+// row and the event, whose contact snapshot reads the statement's own inserts (issue 32).
 import type { OrgSql } from '../../db/sql';
 import type { AuditActor } from '../audit';
 import { checkCustomFields } from '../custom-fields/check';
-import { recordChanges } from '../events/record';
+import { recordCtes, recordParams } from '../events/record';
 import { newId } from '../ids';
 import { defaultAccount, newAccountRows } from './accounts';
 import { categoryRef, checkOnePrimary, checkTypeRules, checkUniqueKeys, emailList, marketing, primaryFlags } from './normalise';
@@ -20,7 +20,7 @@ const INSERT = `WITH c AS (
     preferred_language_code, statutory_number, notes, sms_opt_out, email_opt_out, affiliate_marketing, is_tax_exempt, category_id,
     demographics, company_profile, industry_id, industry_sector_ids, referral_code, search_text, updated_at)
   VALUES ($2, $1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19::jsonb, $20::jsonb, $21, $22::uuid[], $23, $24, now())
-  RETURNING id
+  RETURNING *
 ), ad AS (
   INSERT INTO contact_addresses (id, organisation_id, contact_id, created_at, updated_at, is_primary, address_type, care_of, address_line_1,
     address_line_2, state_province_county, town_city, postal_code, country_code, lat, lon, google_place_id)
@@ -28,14 +28,17 @@ const INSERT = `WITH c AS (
     x.address_line_2, x.state_province_county, x.town_city, x.postal_code, x.country_code, x.lat, x.lon, x.google_place_id
   FROM c, jsonb_to_recordset($25::jsonb) AS x(id uuid, created_at timestamptz, is_primary boolean, address_type text, care_of text, address_line_1 text,
     address_line_2 text, state_province_county text, town_city text, postal_code text, country_code text, lat float8, lon float8, google_place_id text)
+  RETURNING *
 ), ph AS (
   INSERT INTO contact_phones (id, organisation_id, contact_id, created_at, updated_at, is_primary, phone_type, country_code, number)
   SELECT x.id, $1, c.id, x.created_at, now(), x.is_primary, x.phone_type, x.country_code, x.number
   FROM c, jsonb_to_recordset($26::jsonb) AS x(id uuid, created_at timestamptz, is_primary boolean, phone_type text, country_code text, number text)
+  RETURNING *
 ), em AS (
   INSERT INTO contact_emails (id, organisation_id, contact_id, created_at, updated_at, is_primary, email_type, email_address)
   SELECT x.id, $1, c.id, x.created_at, now(), x.is_primary, x.email_type, x.email_address
   FROM c, jsonb_to_recordset($27::jsonb) AS x(id uuid, created_at timestamptz, is_primary boolean, email_type text, email_address text)
+  RETURNING *
 ), cf AS (
   INSERT INTO contact_custom_fields (id, organisation_id, contact_id, key, value, updated_at)
   SELECT x.id, $1, c.id, x.key, x.value, now() FROM c, jsonb_to_recordset($28::jsonb) AS x(id uuid, key text, value text)
@@ -46,7 +49,7 @@ const INSERT = `WITH c AS (
     x.credit_limit, x.credit_rating, x.is_tax_exempt, $29::uuid, now()
   FROM c, jsonb_to_recordset($30::jsonb) AS x(id uuid, number text, name text, is_primary boolean, life_cycle_state text, currency_code text,
     classification_id uuid, credit_limit numeric, credit_rating text, is_tax_exempt boolean)
-)
+), ${recordCtes(31, { contacts: 'c', emails: 'em', phones: 'ph', addresses: 'ad' })}
 SELECT id FROM c`;
 
 export async function createContact(sql: OrgSql, actor: AuditActor, input: ContactCreateInput): Promise<{ id: string }> {
@@ -63,6 +66,7 @@ export async function createContact(sql: OrgSql, actor: AuditActor, input: Conta
   const accounts = await newAccountRows(sql, input.accounts?.length ? input.accounts : input.create_default_account ? [defaultAccount()] : []);
 
   const id = input.id ?? newId();
+  const accountIds = accounts.map((a) => a.id);
   // Items keep the order of the body: ids made in the same millisecond do not sort by creation.
   const now = Date.now();
   const item = <T extends { is_primary?: boolean }>(list: T[], i: number) => ({ id: newId(), created_at: new Date(now + i), is_primary: primaryFlags(list)[i] });
@@ -96,14 +100,12 @@ export async function createContact(sql: OrgSql, actor: AuditActor, input: Conta
     // Every new account bills to the contact's primary address.
     addresses.find((a) => a.is_primary)?.id ?? null,
     JSON.stringify(accounts),
+    ...recordParams(actor, [{
+      // Field names only: the audit trail must not keep personal data that anonymisation removes.
+      change: { action: 'CREATE', entityType: 'contact', entityId: id, changes: { fields: Object.keys(input), account_ids: accountIds } },
+      event: { type: 'REGISTER_CONTACT', payload: { contact_id: id, contact_type: input.contact_type, account_ids: accountIds } },
+    }]),
   ]);
-
-  const accountIds = accounts.map((a) => a.id);
-  await recordChanges(sql, actor, [{
-    // Field names only: the audit trail must not keep personal data that anonymisation removes.
-    change: { action: 'CREATE', entityType: 'contact', entityId: id, changes: { fields: Object.keys(input), account_ids: accountIds } },
-    event: { type: 'REGISTER_CONTACT', payload: { contact_id: id, contact_type: input.contact_type, account_ids: accountIds } },
-  }]);
   return { id };
 }
 

@@ -2,21 +2,24 @@
 // write path"; the Prisma forms are src/domain/audit.ts and src/domain/events/outbox.ts). Either
 // a statement of its own, or folded into the write's last statement (`withRecords`), so a
 // journal or a purchase records itself in the round trip that writes its last entry. An event
-// about a contact carries the contact's snapshot (contact-snapshot.ts): the snapshot reads what
-// earlier statements of the transaction wrote, so a new contact's event cannot share the
-// statement that inserts the contact.
+// about a contact carries the contact's snapshot (contact-snapshot.ts), read from the tables or,
+// for a new contact, from the statement's own inserts (recordCtes' snapshotFrom).
 import type { OrgSql } from '../../db/sql';
 import type { AuditActor, AuditChange } from '../audit';
 import { newId } from '../ids';
-import { contactSnapshotSql } from './contact-snapshot';
+import { contactSnapshotSql, type SnapshotSources } from './contact-snapshot';
 
 export interface ChangeRecord<E extends string = string> {
   change: AuditChange;
   event?: { type: E; payload: Record<string, unknown> };
 }
 
-/** The records' CTEs; their parameters are $n (the rows), $n+1..$n+3 (actor type, actor id, request id). */
-function recordCtes(n: number): string {
+/**
+ * The records' CTEs; their parameters are $n (the rows), $n+1..$n+3 (actor type, actor id, request
+ * id). `snapshotFrom`: where a new contact's event reads it (a statement inserting it, whose CTEs
+ * these must follow).
+ */
+export function recordCtes(n: number, snapshotFrom?: SnapshotSources): string {
   return `rx AS (
   SELECT * FROM jsonb_to_recordset($${n}::jsonb) AS x(audit_id uuid, action text, entity_type text, entity_id uuid, changes jsonb, event_id uuid, event_type text, payload jsonb)
 ), ra AS (
@@ -24,7 +27,7 @@ function recordCtes(n: number): string {
   SELECT audit_id, $1, $${n + 1}, $${n + 2}, $${n + 3}, action, entity_type, entity_id, changes FROM rx RETURNING id
 ), ro AS (
   INSERT INTO outbox_events (id, organisation_id, type, entity_type, entity_id, payload)
-  SELECT event_id, $1, event_type, entity_type, entity_id, payload || ${contactSnapshotSql(`(payload->>'contact_id')::uuid`)}
+  SELECT event_id, $1, event_type, entity_type, entity_id, payload || ${contactSnapshotSql(`(payload->>'contact_id')::uuid`, snapshotFrom)}
   FROM rx WHERE event_type IS NOT NULL RETURNING id
 )`;
 }
