@@ -147,7 +147,9 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
   let result: unknown;
   try {
     const prepared = def.prepare ? await def.prepare({ ctx: { ...base, db, sql }, params, query, body }) : undefined;
-    if (runsInTransaction(def) && def.transaction === 'sql') {
+    if (runsInTransaction(def) && def.transaction === 'statement' && !scope) {
+      result = await def.handler({ ctx: { ...base, db: NO_DATABASE_IN_SQL, sql }, params, query, body, prepared });
+    } else if (runsInTransaction(def) && (def.transaction === 'sql' || def.transaction === 'statement')) {
       result = await inSqlTransaction(p, organisationId, async (txSql) => {
         const out = await def.handler({ ctx: { ...base, db: NO_DATABASE_IN_SQL, sql: txSql }, params, query, body, prepared });
         if (scope) await p.idempotency.completeSql(scope, stored(scope, out), txSql);
@@ -208,8 +210,8 @@ const refusingDb = (why: string) =>
 /** Routes without a credential have no organisation, so no database of one. */
 const NO_DATABASE = refusingDb('This route has no organisation: use the identity functions with the unscoped client');
 
-/** In a `transaction: 'sql'` route another connection could wait on ours (embedded database). */
-const NO_DATABASE_IN_SQL = refusingDb("A transaction: 'sql' route uses ctx.sql only");
+/** In a `transaction: 'sql'` (or 'statement') route another connection could wait on ours (embedded database). */
+const NO_DATABASE_IN_SQL = refusingDb("A transaction: 'sql' or 'statement' route uses ctx.sql only");
 
 /**
  * The pipeline's own pg transaction: one connection from the shared pool, each statement

@@ -80,8 +80,12 @@ export interface RouteDef<
    * after the handler returns); `false` opts out, for writes that are not database writes.
    * `'sql'`: the transaction is a pg connection of the pipeline's own, for handlers that use
    * only `ctx.sql` (the ledger: docs/money.md "The write path"); `ctx.db` is then unavailable.
+   * `'statement'`: as `'sql'`, for a handler that reads, then writes with exactly one statement,
+   * which is a transaction by itself: no BEGIN and COMMIT round trips (POST /contacts, issue 32).
+   * With an Idempotency-Key the pipeline opens `'sql'`'s transaction, so the stored answer commits
+   * with the write.
    */
-  transaction?: boolean | 'sql';
+  transaction?: boolean | 'sql' | 'statement';
   /**
    * Slow work that must not hold a transaction (password hashing), run after validation and
    * before the transaction opens; its result reaches the handler as `prepared`.

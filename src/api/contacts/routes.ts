@@ -40,8 +40,8 @@ export function contactRoutes(_deps: AppDeps) {
       description: 'A PERSON or COMPANY with addresses, phones, e-mails, custom fields and accounts. Writes a REGISTER_CONTACT event.',
       body: contactCreateBody, response: idResponse, errors: [409],
       example: CONTACT_EXAMPLE,
-      // The pipeline's own pg transaction, as the ledger's writes (docs/money.md "The write path").
-      transaction: 'sql',
+      // Checks and look-ups, then one statement that writes it all (src/domain/contacts/create.ts).
+      transaction: 'statement',
       handler: ({ ctx, body }) => createContact(ctx.sql, actorOf(ctx), body),
     }),
     route({
