@@ -261,7 +261,6 @@ async function main() {
           DATA_DIR: dataDir, // the service's certificate, through the same loadTls
           DATABASE_URL: service.ready.databaseUrl,
           DATABASE_POOL_SIZE: PEER_POOL,
-          PEER_NAMED_STATEMENTS: POSTGRES ? '1' : '0',
           ...(env.AUTH_CACHE_SECONDS ? { AUTH_CACHE_SECONDS: env.AUTH_CACHE_SECONDS } : {}),
         });
         try {

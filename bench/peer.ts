@@ -30,8 +30,6 @@ let statements = 0;
 
 async function main() {
   const databaseUrl = process.env.DATABASE_URL;
-  // Not on the embedded database, whose connections share one backend session (src/db/client.ts).
-  const NAMED_STATEMENTS = process.env.PEER_NAMED_STATEMENTS === '1';
   if (!databaseUrl) throw new Error('DATABASE_URL is required');
   const pool = new Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
   // An idle connection that dies must not crash the process (as src/db/client.ts).
@@ -55,8 +53,8 @@ async function main() {
     if (!principal.allowed) return send(res, 403, error('FORBIDDEN', 'This credential may not read contacts'));
     statements++;
     const { rows } = await pool.query<{ contact: string }>({
-      // Prepared once per connection, as the service's ctx.sql does on PostgreSQL.
-      name: NAMED_STATEMENTS ? 'peer_contact' : undefined,
+      // Prepared once per connection, as the service's ctx.sql does (src/db/sql.ts).
+      name: 'peer_contact',
       text: CONTACT_STATEMENT,
       values: [principal.organisationId, ...contactStatementParams(idOrCode)],
       types: rawJson,
