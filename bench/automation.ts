@@ -76,15 +76,17 @@ export async function setUpWebhookAutomation(base: string, key: string, url: str
 }
 
 /** `contacts` POST /contacts from `clients` concurrent clients (`tag` keeps e-mail addresses apart between runs): each id with the time of its 200. */
-export async function registerContacts(base: string, key: string, contacts: number, clients: number, tag = ''): Promise<{ committed: Map<string, number>; start: number; seconds: number }> {
+/** `base`: one API, or several (replicas), whose clients take them in turn. */
+export async function registerContacts(base: string | string[], key: string, contacts: number, clients: number, tag = ''): Promise<{ committed: Map<string, number>; start: number; seconds: number }> {
+  const bases = Array.isArray(base) ? base : [base];
   const headers = { 'Content-Type': 'application/json', api_key: key };
   const committed = new Map<string, number>();
   const start = Date.now();
   let next = 0;
-  const client = async () => {
+  const client = async (_: unknown, i: number) => {
     while (next < contacts) {
       const n = next++;
-      const id = await postJson(`${base}/contacts`, headers, { contact_type: 'PERSON', first_name: `Auto${n}`, last_name: 'Bench', email_address: `auto${tag}${n}@bench.test` });
+      const id = await postJson(`${bases[i % bases.length]}/contacts`, headers, { contact_type: 'PERSON', first_name: `Auto${n}`, last_name: 'Bench', email_address: `auto${tag}${n}@bench.test` });
       committed.set(id, Date.now());
     }
   };

@@ -30,7 +30,7 @@ const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits)
 /** The engine's own CPU: the service's process(es), or the peer's. */
 function engineCpu(r: EngineRun, atScale: boolean): number {
   if (r.engine === 'peer') return r.cpuMs.peer;
-  return atScale ? Object.entries(r.cpuMs).filter(([k]) => k === 'API process' || k.startsWith('worker ')).reduce((n, [, v]) => n + v, 0) : r.cpuMs.service;
+  return atScale ? Object.entries(r.cpuMs).filter(([k]) => k.startsWith('API process') || k.startsWith('worker ')).reduce((n, [, v]) => n + v, 0) : r.cpuMs.service;
 }
 
 const databaseCpu = (r: EngineRun) => r.cpuMs['database (PostgreSQL)'] ?? r.cpuMs['database (PGlite thread)'];

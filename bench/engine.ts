@@ -8,12 +8,13 @@
  * Shapes: embedded (default): the service child on its own data directory (PGlite and the
  * embedded Temporal server in its process); the peer on its database (the wire server) and its
  * Temporal server. `DATABASE_URL` + `BENCH_AT_SCALE=1`: PostgreSQL, Temporal's dev server, the
- * service as API process + BENCH_WORKERS (2) workers (bench/at-scale.ts), the peer beside them.
+ * service as BENCH_API_REPLICAS (1) API processes + BENCH_WORKERS (2) workers (bench/at-scale.ts),
+ * the peer beside them.
  *
  * Each run's window lasts from its first request to BENCH_ENGINE_SETTLE_SECONDS (11) after its
  * last webhook, so the tail of the runs and PostgreSQL's statistics flush fall inside it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { newSecret } from '../src/domain/webhooks/signing';
@@ -35,6 +36,8 @@ const TIMEOUT_SECONDS = Number(env.BENCH_ENGINE_TIMEOUT_SECONDS ?? 300);
 const POSTGRES = Boolean(env.DATABASE_URL);
 const AT_SCALE = env.BENCH_AT_SCALE === '1';
 const WORKERS = Number(env.BENCH_WORKERS ?? 2);
+/** At scale: API processes (replicas, each with its dispatcher), the clients taking them in turn. */
+const API_REPLICAS = Number(env.BENCH_API_REPLICAS ?? 1);
 const POOL = env.DATABASE_POOL_SIZE ?? '20';
 /** The embedded wire server takes DATABASE_POOL_SIZE + 5 connections: the peer's pool and this bench's probe fit in the 5. */
 const PEER_POOL = env.BENCH_PEER_POOL ?? (POSTGRES ? POOL : '4');
@@ -49,6 +52,8 @@ type Ready = { url: string; databaseUrl: string; temporalAddress: string };
 
 interface Shape {
   service: Child<Ready>;
+  /** At scale, the API replicas beyond `service`. */
+  replicas: Array<Child<Ready>>;
   workers: Array<WorkerChild & { ask<R>(msg: object): Promise<R> }>;
   peer: Child<{ url: string }>;
   atScale?: AtScale;
@@ -65,12 +70,13 @@ interface Snapshot {
 
 async function snapshot(shape: Shape, probe: DatabaseProbe): Promise<Snapshot> {
   const service = await shape.service.ask<Stats>({ cmd: 'stats' });
-  const workers = await Promise.all(shape.workers.map((w) => w.ask<Stats>({ cmd: 'stats' })));
+  const workers = await Promise.all([...shape.replicas, ...shape.workers].map((w) => w.ask<Stats>({ cmd: 'stats' })));
   const peer = await shape.peer.ask<Stats>({ cmd: 'stats' });
   const cpu: Record<string, number> = {};
   const servicePid = shape.service.process.pid!;
   if (shape.atScale) {
     cpu['API process'] = procCpuMs(servicePid) ?? 0;
+    shape.replicas.forEach((r, i) => (cpu[`API process ${i + 2}`] = procCpuMs(r.process.pid!) ?? 0));
     shape.workers.forEach((w, i) => (cpu[`worker ${i + 1}`] = procCpuMs(w.process.pid!) ?? 0));
     cpu['Temporal dev server'] = procCpuMs(shape.atScale.temporal.child.pid!) ?? 0;
   } else {
@@ -101,7 +107,7 @@ async function measureRun(engine: 'service' | 'peer', round: number, shape: Shap
   const load = loadAverage();
   log(`  ${engine} run ${round}: ${CONTACTS} registrations from ${CLIENTS} clients (load average ${load})`);
   const before = await snapshot(shape, probe);
-  const base = engine === 'service' ? shape.service.ready.url : shape.peer.ready.url;
+  const base = engine === 'service' ? [shape.service, ...shape.replicas].map((s) => s.ready.url) : shape.peer.ready.url;
   const { committed, start, seconds } = await registerContacts(base, key, CONTACTS, CLIENTS, `${engine}${round}.`);
   const complete = await awaitWebhooks(receiver, CONTACTS, TIMEOUT_SECONDS);
   const last = Math.max(...receiver.arrived.values());
@@ -143,6 +149,13 @@ async function startShape(dataDir: string, temporalDir: string, started: Partial
     const atScale = (started.atScale = await startAtScale(temporalDir));
     log(`Temporal dev server (the real one) in pid ${atScale.temporal.child.pid} at ${atScale.temporal.address}`);
     const service = (started.service = await startChild<Ready>('service-child.ts', serviceEnv(dataDir, { ...atScale.sharedEnv, RUN_WORKER: 'false' }), THREAD_NAMES));
+    started.replicas = [];
+    for (let i = 1; i < API_REPLICAS; i++) {
+      // A data directory of its own (its TLS certificate); the database and the secrets are shared.
+      const own = path.join(dataDir, `api-${i + 1}`);
+      mkdirSync(own);
+      started.replicas.push(await startChild<Ready>('service-child.ts', serviceEnv(own, { ...atScale.sharedEnv, RUN_WORKER: 'false' }), THREAD_NAMES));
+    }
     const workerEnv = serviceEnv(dataDir, { ...atScale.sharedEnv, DATABASE_URL: service.ready.databaseUrl, DATABASE_POOL_SIZE: env.BENCH_WORKER_POOL ?? '10' });
     const stats = ['--require', path.join(__dirname, 'worker-stats.cjs'), ...THREAD_NAMES];
     started.workers = [];
@@ -152,6 +165,7 @@ async function startShape(dataDir: string, temporalDir: string, started: Partial
     }
   } else {
     started.service = await startChild<Ready>('service-child.ts', serviceEnv(dataDir), THREAD_NAMES);
+    started.replicas = [];
     started.workers = [];
   }
   const ready = started.service.ready;
@@ -168,7 +182,7 @@ async function startShape(dataDir: string, temporalDir: string, started: Partial
 async function main() {
   if (AT_SCALE && !POSTGRES) throw new Error('BENCH_AT_SCALE=1 needs DATABASE_URL (a throw-away PostgreSQL database)');
   const shapeName = AT_SCALE
-    ? `at scale: PostgreSQL, Temporal's dev server, API process + ${WORKERS} workers; the peer beside them`
+    ? `at scale: PostgreSQL, Temporal's dev server, ${API_REPLICAS} API process${API_REPLICAS > 1 ? 'es' : ''} + ${WORKERS} workers; the peer beside them`
     : POSTGRES ? 'PostgreSQL, the service with its embedded Temporal server and worker; the peer on both'
     : 'embedded: one service process (API, PGlite, Temporal server, worker); the peer on its database and Temporal server';
   log(`Engine bench (${shapeName}): ${ROUNDS} rounds of service then peer, ${CONTACTS} contacts from ${CLIENTS} clients each, ${os.cpus().length} CPUs, Node ${process.version}`);
@@ -203,7 +217,7 @@ async function main() {
     await probe?.close();
     await started.peer?.stop();
     await started.service?.stop();
-    await Promise.all(started.workers?.map((w) => w.stop()) ?? []);
+    await Promise.all([...(started.replicas ?? []), ...(started.workers ?? [])].map((w) => w.stop()));
     await started.atScale?.temporal.stop();
     await receiver.close();
     rmSync(dataDir, { recursive: true, force: true });
