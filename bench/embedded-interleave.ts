@@ -52,6 +52,13 @@ async function main() {
         } else if (NAMED && w % 4 === 2) {
           // Every connection prepares these two names; each is a different statement.
           if (i % 500 === 499) await pool.query('DEALLOCATE ALL');
+          if (i % 97 === 96) {
+            // A value the statement refuses at Bind: an error of its own, the name still prepared.
+            const refused = await pool.query({ name: 'interleave_plus', text: 'SELECT $1::int + 3 AS v', values: ['x'] }).then(() => null, (e: { code?: string }) => e.code);
+            if (refused === '22P02') ok++;
+            else wrong++;
+            continue;
+          }
           const named = i % 2 === 0
             ? await pool.query<{ v: number }>({ name: 'interleave_plus', text: 'SELECT $1::int + 3 AS v', values: [n] })
             : await pool.query<{ v: number }>({ name: 'interleave_times', text: 'SELECT $1::int * 3 AS v', values: [n] });

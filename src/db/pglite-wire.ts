@@ -82,21 +82,46 @@ class PreparedStatements {
       const [name] = first.names;
       const message = request.subarray(0, first.length);
       if (this.live.has(name) && this.parses.get(name)!.equals(message)) {
-        return { request: request.subarray(first.length), fix: (out) => Buffer.concat([PARSE_COMPLETE, out]) };
+        return { request: request.subarray(first.length), fix: (out) => (this.check(name, out), Buffer.concat([PARSE_COMPLETE, out])) };
       }
       return { request, fix: (out) => (out[0] === 0x31 && this.remember(name, message), out) };
     }
-    if (first?.type === 0x42 && first.names[1] && !this.live.has(first.names[1]) && this.parses.has(first.names[1])) {
+    if (first?.type === 0x42 && first.names[1] && this.parses.has(first.names[1])) {
       const name = first.names[1];
-      const parse = this.parses.get(name)!;
-      return { request: Buffer.concat([parse, request]), fix: (out) => (out[0] === 0x31 ? (this.live.add(name), out.subarray(PARSE_COMPLETE.length)) : out) };
+      if (this.live.has(name)) return { request, fix: (out) => (this.check(name, out), out) };
+      return {
+        request: Buffer.concat([this.parses.get(name)!, request]),
+        fix: (out) => (out[0] === 0x31 ? (this.live.add(name), out.subarray(PARSE_COMPLETE.length)) : (this.check(name, out), out)),
+      };
     }
     return asIs;
   }
 
-  /** After a request ran: statements that drop prepared statements leave the backend holding none. */
-  ran(request: Uint8Array): void {
-    if (DROPS_STATEMENTS.test(Buffer.from(request.buffer, request.byteOffset, request.byteLength).toString('latin1'))) this.live.clear();
+  /**
+   * After a request ran: a DEALLOCATE or DISCARD in its SQL (a simple Query's text or a Parse's,
+   * never a parameter's value) may have dropped any of them; a Close of a statement drops that one.
+   */
+  ran(request: Buffer): void {
+    for (let at = 0; at + 5 <= request.length; at += 1 + request.readInt32BE(at + 1)) {
+      const type = request[at];
+      const end = at + 1 + request.readInt32BE(at + 1);
+      if (type === 0x51 /* Q */ && DROPS_STATEMENTS.test(request.toString('utf8', at + 5, end))) this.live.clear();
+      if (type === 0x50 /* P */) {
+        const nameEnd = request.indexOf(0, at + 5);
+        if (DROPS_STATEMENTS.test(request.toString('utf8', nameEnd + 1, end))) this.live.clear();
+      }
+      if (type === 0x43 /* C */ && request[at + 5] === 0x53 /* S */) this.live.delete(request.toString('utf8', at + 6, request.indexOf(0, at + 6)));
+    }
+  }
+
+  /**
+   * What an error says of the name, when the live set was wrong (a drop ran() did not see, e.g.
+   * behind a comment): 26000, it is gone (parsed again next time); 42P05, it is there.
+   */
+  private check(name: string, out: Uint8Array): void {
+    const code = errorCode(out);
+    if (code === '26000') this.live.delete(name);
+    if (code === '42P05') this.live.add(name);
   }
 
   private remember(name: string, parse: Buffer): void {
@@ -105,7 +130,22 @@ class PreparedStatements {
   }
 }
 
-const DROPS_STATEMENTS = /\b(?:deallocate|discard)\b/i;
+/** A statement of the SQL text that begins with DEALLOCATE or DISCARD. */
+const DROPS_STATEMENTS = /(?:^|;)\s*(?:deallocate|discard)\b/i;
+
+/** The SQLSTATE of an answer that begins with an ErrorResponse. */
+function errorCode(out: Uint8Array): string | null {
+  if (out[0] !== 0x45 || out.length < 5) return null;
+  const buf = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  const end = 1 + buf.readInt32BE(1);
+  for (let at = 5; at < end && buf[at] !== 0; ) {
+    const valueEnd = buf.indexOf(0, at + 1);
+    if (valueEnd < 0) return null;
+    if (buf[at] === 0x43 /* C */) return buf.toString('utf8', at + 1, valueEnd);
+    at = valueEnd + 1;
+  }
+  return null;
+}
 
 /** The request's first message: its type, length and leading strings (Parse: name; Bind: portal, statement). */
 function leadingMessage(request: Buffer): { type: number; length: number; names: string[] } | null {
@@ -169,7 +209,7 @@ class Backend {
             if (this.owner !== job.conn) await this.sessions.enter(job.conn);
             return this.db.execProtocolRaw(request);
           }));
-          this.prepared.ran(job.data);
+          this.prepared.ran(Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength));
           this.sessions.ran(job.conn, job.data);
           const status = transactionStatus(out);
           // No ReadyForQuery yet (a Flush-ended request) counts as busy, like an open transaction.
