@@ -7,7 +7,7 @@
 // retry is needed (docs/webhooks.md "First attempt in the run").
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import { scopedClient } from '../db/tenancy';
 import type { Db, Tx } from '../db/client';
 import { evaluateFilters } from '../domain/automations/filters';

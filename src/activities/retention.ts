@@ -3,7 +3,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { purgeBatch, RETENTION_BATCH, RETENTION_KINDS, type RetentionKind } from '../domain/retention/purge';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 /** How long one call deletes before it hands back to the workflow: a retry repeats little, the history stays short. */
 const CALL_BUDGET_MS = 60_000;

@@ -1,4 +1,3 @@
-import type { Client } from '@temporalio/client';
 import express, { type Request, type Response } from 'express';
 import type { Config } from '../config';
 import type { Database, Tx } from '../db/client';
@@ -23,23 +22,12 @@ import { docsRouter } from './docs';
 import { trackingRouter } from './communications/tracking';
 import { consoleRouter } from './console';
 import { WRITE_TRANSACTION } from '../db/transaction';
+import type { AppDeps } from './deps';
 
 export const BASE_PATH = '/backoffice/v1';
 
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  log: Logger;
-  jwtSecret: string;
-  /** Starts and follows workflows (account termination). */
-  workflows: Client;
-  /** Called after each successful write: the outbox dispatcher looks for the events and intents it committed. */
-  afterWrite?: () => void;
-  /** Resolves once the outbox dispatcher performed what was committed before the call (RouteDef.waitForDispatch). */
-  dispatched?: () => Promise<void>;
-  /** Extra readiness checks for /health (database, Temporal). */
-  health: () => Promise<Record<string, { ok: boolean; detail?: string }>>;
-}
+export type { AppDeps };
+
 
 export function createApp(deps: AppDeps) {
   const { config, database, log } = deps;

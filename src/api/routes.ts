@@ -1,4 +1,4 @@
-import type { AppDeps } from './app';
+import type { AppDeps } from './deps';
 import { accountRoutes } from './accounts/routes';
 import { analysisRoutes } from './analysis/routes';
 import { analyticsRoutes } from './analytics/routes';

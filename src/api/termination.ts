@@ -13,7 +13,7 @@ import { terminationWorkflowId } from '../workflows/contracts';
 import { z } from 'zod';
 import { actorOf } from '../domain/audit';
 import { moveAccount } from '../domain/accounts/life-cycle';
-import type { AppDeps } from './app';
+import type { AppDeps } from './deps';
 import { route, type RequestContext, type RouteDef } from './route';
 import { idParams, idResponse, zId } from './validation';
 

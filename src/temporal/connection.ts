@@ -9,7 +9,6 @@ import path from 'node:path';
 import { loadOrCreateApiKey } from '../../temporal/server/credential';
 import type { TLSConfig } from '@temporalio/client';
 import { z } from 'zod';
-import type { Config } from '../config';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -79,7 +78,7 @@ export interface TemporalConnectionOptions {
 }
 
 /** The `tls` and `apiKey` options of Connection.connect (client) and NativeConnection.connect (worker) to TEMPORAL_ADDRESS. */
-export function temporalConnectionOptions(config: Pick<Config, keyof typeof temporalSecurityShape | 'TEMPORAL_ADDRESS'>): TemporalConnectionOptions {
+export function temporalConnectionOptions(config: Security): TemporalConnectionOptions {
   const key = config.TEMPORAL_API_KEY ? { apiKey: config.TEMPORAL_API_KEY } : {};
   const tlsFiles = Boolean(config.TEMPORAL_TLS_CA_FILE || config.TEMPORAL_TLS_CERT_FILE || config.TEMPORAL_TLS_SERVER_NAME);
   // An API key alone means TLS, except to a loopback address: the embedded server of another process.
@@ -98,7 +97,7 @@ export function temporalConnectionOptions(config: Pick<Config, keyof typeof temp
  * How the service and its workers reach the embedded server: its key (TEMPORAL_API_KEY, else the
  * one made at the first start in the data directory, 0600), in the clear on loopback.
  */
-export function embeddedConnectionOptions(config: Pick<Config, 'TEMPORAL_API_KEY' | 'dataDir'>): TemporalConnectionOptions & { apiKey: string } {
+export function embeddedConnectionOptions(config: Pick<Security, 'TEMPORAL_API_KEY'> & { dataDir: string }): TemporalConnectionOptions & { apiKey: string } {
   return { apiKey: config.TEMPORAL_API_KEY ?? loadOrCreateApiKey(path.join(config.dataDir, EMBEDDED_KEY_FILE)), tls: false };
 }
 

@@ -16,13 +16,13 @@
 // It is kicked after every write (src/api/app.ts afterWrite) and sweeps every OUTBOX_POLL_MS for the
 // rest: another replica's or a worker's writes, and what a crash between commit and start left.
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { WorkflowIdReusePolicy, type SignalDefinition } from '@temporalio/common';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Pool } from 'pg';
 import type { Config } from '../config';
 import { entityIdOf } from '../domain/automations/catalogue';
 import type { Logger } from '../log';
 import { automationRunWorkflowId, type AutomationRunInput } from '../workflows/contracts';
-import { isSignalName, isWorkflowType, SIGNALS, STARTS_AGAIN_AFTER_FAILURE, WORKFLOWS } from './registry';
+import { isSignalName, isWorkflowType, STARTS_AGAIN_AFTER_FAILURE, type WorkflowType } from './registry';
 import { searchAttributes, type SearchValues } from './search-attributes';
 
 /** Rows per claim, small enough to perform well within the lease; a pass claims until none is left. */
@@ -213,7 +213,7 @@ export class OutboxDispatcher {
       eventId: event.id,
     };
     try {
-      await this.client.workflow.start(WORKFLOWS.automationRunWorkflow, {
+      await this.client.workflow.start('automationRunWorkflow' satisfies WorkflowType, {
         workflowId: automationRunWorkflowId(automation.id, event.id),
         taskQueue: this.config.TEMPORAL_TASK_QUEUE,
         args: [input],
@@ -248,8 +248,7 @@ export class OutboxDispatcher {
   private async perform(intent: ClaimedIntent): Promise<void> {
     const { workflow_id: workflowId } = intent;
     // Checked against the registry by name; the arguments were typed when the intent was written.
-    const signal: SignalDefinition<unknown[]> | undefined =
-      intent.signal_name === null ? undefined : isSignalName(intent.signal_name) ? (SIGNALS[intent.signal_name] as SignalDefinition<never>) : unknown('signal', intent.signal_name);
+    const signal = intent.signal_name === null ? undefined : isSignalName(intent.signal_name) ? intent.signal_name : unknown('signal', intent.signal_name);
     const signalArgs = intent.signal_args ?? [];
     if (intent.kind === 'signal') {
       try {
@@ -262,7 +261,7 @@ export class OutboxDispatcher {
     }
     const type = intent.workflow_type ?? '';
     if (!isWorkflowType(type)) unknown('workflow type', type);
-    const workflow = WORKFLOWS[type];
+    const workflow: string = type;
     const options = {
       workflowId,
       taskQueue: this.config.TEMPORAL_TASK_QUEUE,

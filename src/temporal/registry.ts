@@ -1,31 +1,25 @@
 // The workflows and signals a committed write may ask for, by the names the outbox stores
-// (workflow_intents.workflow_type, .signal_name). Starts and signals go through these
-// definitions, never a bare string: a name the registry does not know is refused when the intent
-// is written (the types) and when it is performed (the dispatcher).
-import type { SignalDefinition } from '@temporalio/common';
-import { automationRunWorkflow, approvalDecided } from '../workflows/automations';
-import { communicationPlanWorkflow, communicationSendWorkflow, planChangedSignal } from '../workflows/communications';
-import { reportRunWorkflow } from '../workflows/reports';
-import { accountTerminationWorkflow } from '../workflows/termination';
-import { walletTopupWorkflow } from '../workflows/topup';
-import { webhookDeliveryWorkflow } from '../workflows/webhooks';
+// (workflow_intents.workflow_type, .signal_name), typed by the contracts (src/workflows/contracts.ts
+// WorkflowInputs, SignalArgs), not by the workflow implementations: this layer loads no workflow
+// code, so nothing it is imported by reaches back into the workflows and their activities. A name
+// the registry does not know is refused when the intent is written (the types) and when it is
+// performed (the dispatcher).
+import type { SignalArgs, WorkflowInputs } from '../workflows/contracts';
 
-export const WORKFLOWS = {
-  automationRunWorkflow,
-  webhookDeliveryWorkflow,
-  communicationSendWorkflow,
-  communicationPlanWorkflow,
-  reportRunWorkflow,
-  walletTopupWorkflow,
-  accountTerminationWorkflow,
-} as const;
+export type WorkflowType = keyof WorkflowInputs;
+export type SignalName = keyof SignalArgs;
 
-export const SIGNALS = {
-  approvalDecided,
-  planChanged: planChangedSignal,
-} as const;
+const WORKFLOW_TYPES: Record<WorkflowType, true> = {
+  automationRunWorkflow: true,
+  webhookDeliveryWorkflow: true,
+  communicationSendWorkflow: true,
+  communicationPlanWorkflow: true,
+  reportRunWorkflow: true,
+  walletTopupWorkflow: true,
+  accountTerminationWorkflow: true,
+};
 
-export type WorkflowType = keyof typeof WORKFLOWS;
+const SIGNAL_NAMES: Record<SignalName, true> = { approvalDecided: true, planChanged: true };
 
 /**
  * A start intent is performed once per workflow id: a run of the id, running or closed, makes it
@@ -33,12 +27,11 @@ export type WorkflowType = keyof typeof WORKFLOWS;
  * termination (a wallet made meanwhile in another currency) is asked for again once fixed.
  */
 export const STARTS_AGAIN_AFTER_FAILURE: ReadonlySet<WorkflowType> = new Set(['accountTerminationWorkflow']);
-export type SignalName = keyof typeof SIGNALS;
 
 /** The one argument a workflow of this type is started with. */
-export type InputOf<T extends WorkflowType> = Parameters<(typeof WORKFLOWS)[T]>[0];
+export type InputOf<T extends WorkflowType> = WorkflowInputs[T];
 /** The arguments a signal of this name carries. */
-export type SignalArgsOf<S extends SignalName> = (typeof SIGNALS)[S] extends SignalDefinition<infer A> ? A : never;
+export type SignalArgsOf<S extends SignalName> = SignalArgs[S];
 
-export const isWorkflowType = (name: string): name is WorkflowType => Object.hasOwn(WORKFLOWS, name);
-export const isSignalName = (name: string): name is SignalName => Object.hasOwn(SIGNALS, name);
+export const isWorkflowType = (name: string): name is WorkflowType => Object.hasOwn(WORKFLOW_TYPES, name);
+export const isSignalName = (name: string): name is SignalName => Object.hasOwn(SIGNAL_NAMES, name);

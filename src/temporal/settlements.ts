@@ -15,7 +15,7 @@ import { draftAfterWorkflowEnded } from '../domain/communications/plans';
 import { markFailed } from '../domain/reports/runs';
 import { failPendingRequest } from '../domain/webhooks/requests';
 import type { Logger } from '../log';
-import { isWorkflowType, WORKFLOWS } from './registry';
+import { isWorkflowType } from './registry';
 import { SEARCH, searchAttributes } from './search-attributes';
 import { ensureRecurringSchedules } from './schedules';
 
@@ -53,7 +53,7 @@ async function restart({ client, config, log }: SettleDeps, { info }: Closed): P
   const values = Object.fromEntries(Object.entries(SEARCH).map(([name, key]) => [name, info.typedSearchAttributes.get(key)]));
   if (!isWorkflowType(info.type)) return;
   try {
-    await client.workflow.start(WORKFLOWS[info.type], {
+    await client.workflow.start(info.type, {
       workflowId: info.workflowId,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       args: payloads.map((p) => defaultPayloadConverter.fromPayload(p as Payload)) as [never],

@@ -6,10 +6,10 @@ import { condition, defineSignal, patched, proxyActivities, proxyLocalActivities
 import { HEARTBEAT_TIMEOUT } from './heartbeat';
 import type { Activities } from '../activities';
 import type { RunPlan, RunProgress } from '../activities/automations';
-import type { ApprovalDecision, AutomationRunInput, AutomationRunResult } from './contracts';
+import { SIGNAL_NAMES, type ApprovalDecision, type AutomationRunInput, type AutomationRunResult, type SignalArgs } from './contracts';
 
 /** Asked for by POST /adaptors/APPROVAL_REQUESTS/actions/REQUEST_APPROVAL/records/{id} with the decision it commits (a signal intent). */
-export const approvalDecided = defineSignal<[ApprovalDecision]>('approvalDecided');
+export const approvalDecided = defineSignal<SignalArgs['approvalDecided']>(SIGNAL_NAMES.approvalDecided);
 
 const retry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20 };
 

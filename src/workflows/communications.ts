@@ -2,7 +2,7 @@
 import { ActivityFailure, condition, continueAsNew, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import { HEARTBEAT_TIMEOUT } from './heartbeat';
 import type { Activities } from '../activities';
-import type { CommunicationPlanInput, SendCommunicationInput, SendOutcome } from './contracts';
+import { SIGNAL_NAMES, type CommunicationPlanInput, type SendCommunicationInput, type SendOutcome, type SignalArgs } from './contracts';
 
 /** Attempts of a communication's send; the last one marks it FAILED (docs/communications.md). */
 export const COMMUNICATION_SEND_ATTEMPTS = 3;
@@ -42,7 +42,7 @@ const planTickSends = proxyActivities<Activities>({
 });
 
 /** Asked for by every plan write (an intent of its transaction): the workflow re-reads the plan (schedule, contents, state). */
-export const planChangedSignal = defineSignal('planChanged');
+export const planChangedSignal = defineSignal<SignalArgs['planChanged']>(SIGNAL_NAMES.planChanged);
 
 /** Wakes after which the run continues as new, so its history stays short. */
 const PLAN_WAKES_PER_RUN = 200;

@@ -86,6 +86,8 @@ export interface TopupInput {
   organisationId: string;
   /** The debit transaction that left the wallet under its threshold. */
   causeId: string;
+  /** The debited wallet's currency: the charge's. */
+  currencyCode: string;
 }
 
 export type TopupOutcome = 'CREDITED' | 'DECLINED' | 'NOT_NEEDED';
@@ -103,3 +105,28 @@ export interface TerminationInput {
 /** The Schedules' workflows (src/temporal/schedules.ts) take no input; their ids are the schedules'. */
 export const LEDGER_EXPIRY_ID = 'ledger-expiry';
 export const RETENTION_ID = 'retention';
+
+/**
+ * What each workflow a committed write may ask for is started with, by its type name (the
+ * intents' workflow_type): src/temporal/registry.ts types every intent by this map, and
+ * test/unit/workflow-contracts.test.ts holds each workflow to it.
+ */
+export interface WorkflowInputs {
+  automationRunWorkflow: AutomationRunInput;
+  webhookDeliveryWorkflow: WebhookDeliveryInput;
+  communicationSendWorkflow: SendCommunicationInput;
+  communicationPlanWorkflow: CommunicationPlanInput;
+  reportRunWorkflow: ReportRunRef;
+  walletTopupWorkflow: TopupInput;
+  accountTerminationWorkflow: TerminationInput;
+}
+
+/** The signals a committed write may send, by name, with their arguments. */
+export interface SignalArgs {
+  /** POST .../REQUEST_APPROVAL/records/{id} with the decision it commits. */
+  approvalDecided: [ApprovalDecision];
+  /** Any write to a plan: the plan's workflow re-reads it. */
+  planChanged: [];
+}
+
+export const SIGNAL_NAMES: { readonly [S in keyof SignalArgs]: S } = { approvalDecided: 'approvalDecided', planChanged: 'planChanged' };

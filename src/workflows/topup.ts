@@ -14,7 +14,7 @@ const topup = proxyActivities<Activities>({
  * from the intent the debit committed with, so the debit is there: the plan (null when there is
  * nothing to do any more), the gateway charge (same key on every retry) and, when approved, the credit.
  */
-export async function walletTopupWorkflow(input: TopupInput & { currencyCode: string }): Promise<TopupOutcome> {
+export async function walletTopupWorkflow(input: TopupInput): Promise<TopupOutcome> {
   let plan = await topup.planTopup(input);
   // Runs started before intents (docs/money.md "Auto top-up") were started ahead of the debit's
   // commit, and their histories may hold 'NOT_YET_VISIBLE' with a wait for the debit: they replay

@@ -1,6 +1,6 @@
 // GET /health (issue 20 part 6): up or down to anyone; which check failed, and a fixed reason,
 // only to a secret key or a user; a driver's error text (hosts, users, a DSN) only to the log.
-import type { AppDeps } from '../../src/api/app';
+import type { AppDeps } from '../../src/api/deps';
 import { healthRoutes } from '../../src/api/health/routes';
 import type { RequestContext } from '../../src/api/route';
 import { api } from '../support/api';

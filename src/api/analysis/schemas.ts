@@ -2,7 +2,7 @@
 // docs/analysis.md).
 import { z } from 'zod';
 import { ORDER_SORT_FIELDS } from '../../domain/analysis/orders';
-import { PROFILE_CAP } from '../../domain/analysis/profiles';
+import { PROFILE_CAP } from '../../domain/analysis/limits';
 import { REWARDS_SORT_FIELDS } from '../../domain/analysis/rewards';
 import { contactSearchQuery } from '../contacts/responses';
 import { pagesList } from '../lists';

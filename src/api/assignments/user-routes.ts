@@ -7,7 +7,7 @@ import { getUser, listUsers, updateUserProfile } from '../../domain/assignments/
 import { hashPassword } from '../../domain/identity/passwords';
 import { changeAccess, checkUserGrant, managedUser, type Manager } from '../../domain/identity/user-access';
 import { addUser, resetPassword, revokeSessions } from '../../domain/identity/users';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { contentPage, listArgs } from '../lists';
 import { route, type RequestContext, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';

@@ -5,7 +5,7 @@ import { findAction, findAdaptor } from '../../domain/automations/catalogue';
 import { changeRecord, getRecord, listRecords, presentRecord, type RecordScope } from '../../domain/automations/records';
 import { invalid, notFound } from '../../domain/errors';
 import { recordIntent } from '../../temporal/intents';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
 import { idResponse } from '../validation';

@@ -3,7 +3,7 @@
 import { actorOf } from '../../domain/audit';
 import { createPlan, deletePlan, getPlan, listPlans, updatePlan, type PlanState } from '../../domain/communications/plans';
 import { recordPlanChange } from '../../temporal/starters';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { COMMUNICATIONS_TAG as TAG, publicRead, publicWrite } from '../integrations/routes';
 import { contentPage, listArgs } from '../lists';
 import { route, type RequestContext, type RouteDef } from '../route';

@@ -3,7 +3,7 @@ import { actorOf } from '../../domain/audit';
 import { recordIntent } from '../../temporal/intents';
 import { communicationWorkflowId } from '../../workflows/contracts';
 import { archiveCommunication, createCommunication, getCommunication, listCommunications } from '../../domain/communications/communications';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { COMMUNICATIONS_TAG as TAG, communicationsWrite, publicRead, publicWrite } from '../integrations/routes';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';

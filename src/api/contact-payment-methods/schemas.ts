@@ -1,6 +1,6 @@
 import { pagingSchema } from '../lists';
 import { z } from 'zod';
-import { CARD_BRANDS, CARD_GATEWAYS, FUNDING_TYPES, PAYMENT_METHOD_TYPES } from '../../domain/contacts/payment-methods/types';
+import { CARD_BRANDS, CARD_GATEWAYS, FUNDING_TYPES, PAYMENT_METHOD_TYPES } from '../../domain/contacts/payment-methods/kinds';
 import { zBool, zCountry, zId } from '../validation';
 
 const text = (max: number) => z.string().trim().min(1).max(max);

@@ -6,7 +6,7 @@ import { getContact } from '../../domain/contacts/read';
 import { searchContacts } from '../../domain/contacts/search';
 import { getSettings } from '../../domain/money/settings';
 import { setConsent, updateContact } from '../../domain/contacts/update';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { namedPage } from '../lists';
 import { route } from '../route';
 import { idResponse } from '../validation';

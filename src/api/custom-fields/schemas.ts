@@ -1,7 +1,7 @@
 // Custom field definitions (spec 2.13, 4.9; docs/custom-fields.md), and the custom_fields[] of
 // the records that gained them with the definitions (accounts, purchases).
 import { z } from 'zod';
-import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_KEY, CUSTOM_FIELD_TYPES } from '../../domain/custom-fields/types';
+import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_KEY, CUSTOM_FIELD_TYPES } from '../../domain/custom-fields/kinds';
 import { whenParsed, zRefName } from '../validation';
 
 const upper = (v: string) => v.toUpperCase();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../domain/errors';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { route } from '../route';
 
 /**

@@ -3,7 +3,7 @@ import { checkGrant, createApiKey, listApiKeys, revokeApiKey } from '../../domai
 import { login, logout, refresh } from '../../domain/identity/users';
 import { currentApiKey, currentUser } from '../../domain/identity/whoami';
 import { invalidCredential } from '../../domain/errors';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { route, type RequestContext } from '../route';
 import { epoch } from '../present';
 import { contentPage, listArgs } from '../lists';

@@ -8,7 +8,7 @@ import { purchaseFacts } from '../../domain/loyalty/purchases/event-record';
 import { listPurchases } from '../../domain/loyalty/purchases/list';
 import { postPurchase } from '../../domain/loyalty/purchases/post';
 import { cancelPurchase, returnPurchase } from '../../domain/loyalty/purchases/reverse';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { namedList, namedPage } from '../lists';
 import { moneyContext } from '../money-context';
 import { route, type RouteDef } from '../route';

@@ -7,7 +7,7 @@ import { compileReport } from '../../domain/reports/query';
 import { createReportRun, getReportRun, listReportRuns, reportRecipient } from '../../domain/reports/runs';
 import { reportRunWorkflowId } from '../../workflows/contracts';
 import { recordIntent } from '../../temporal/intents';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { contentPage, listArgs } from '../lists';
 import { fromZod } from '../middleware/errors';
 import { route, type RouteDef } from '../route';

@@ -10,7 +10,7 @@ import { createWallet, moveWallet, updateWallet } from '../../domain/wallets/wal
 import { notFound } from '../../domain/errors';
 import { contactParams } from '../contacts/schemas';
 import { contentPage } from '../lists';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { moneyContext } from '../money-context';
 import { route, type RequestContext, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';

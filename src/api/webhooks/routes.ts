@@ -6,7 +6,7 @@ import { hasScope } from '../../domain/identity/scopes';
 import { createWebhookRequest, getWebhookRequest, listWebhookRequests } from '../../domain/webhooks/requests';
 import { checkWebhookEndpoint, createWebhook, deleteWebhook, getWebhook, getWebhookRow, listWebhooks, rotateWebhookSecret, updateWebhook } from '../../domain/webhooks/webhooks';
 import { recordWebhookDelivery } from '../../temporal/starters';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';

@@ -10,8 +10,9 @@ import { CONTACT_DOCUMENT } from '../contacts/read-statement';
 import { contactFilterCondition } from '../contacts/search';
 import { invalid, notFound } from '../errors';
 import { Params } from './filters';
+import { PROFILE_CAP } from './limits';
 
-export const PROFILE_CAP = 100;
+export { PROFILE_CAP };
 
 export type ProfileSelector = z.output<typeof profilesBody>;
 

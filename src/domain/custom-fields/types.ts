@@ -2,16 +2,7 @@
 import type { z } from 'zod';
 import type { definitionCreateBody, definitionUpdateBody } from '../../api/custom-fields/schemas';
 
-/** The records that carry custom_fields[]. */
-export const CUSTOM_FIELD_ENTITIES = ['CONTACTS', 'ACCOUNTS', 'WALLETS', 'WALLET_TRANSACTIONS', 'VOUCHERS', 'PURCHASES'] as const;
-export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];
-
-/** LIST: one of the definition's allowed_values. */
-export const CUSTOM_FIELD_TYPES = ['TEXT', 'NUMBER', 'DATE', 'BOOLEAN', 'LIST'] as const;
-export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
-
-/** snake_case, starting with a letter: a key is an identifier integrations write in code. */
-export const CUSTOM_FIELD_KEY = /^[a-z][a-z0-9_]{0,63}$/;
+export * from './kinds';
 
 export type DefinitionInput = z.output<typeof definitionCreateBody>;
 export type DefinitionPatch = z.output<typeof definitionUpdateBody>;

@@ -3,7 +3,13 @@
 // from the wallet. Each award is a credit of the wallet caused by the purchase.
 import { Money } from '../../money';
 import { expirationOf, type ValidityUnit } from '../validity';
-import type { ProductRef } from './resolve';
+
+/** A purchased product as the award rules read it (src/domain/loyalty/purchases/resolve.ts loads them). */
+export interface ProductRef {
+  id: string;
+  typeId: string | null;
+  familyId: string | null;
+}
 
 export interface Offer {
   id: string;

@@ -1,8 +1,7 @@
 // POST /purchases (spec 2.12, 4.8; docs/loyalty.md "Purchases"): one transaction writes the
 // purchase, spends from the wallet what was asked (and what automatic spend allows), credits the
 // awards of the joined schemes' offers and moves the tier. Every entry points at the purchase.
-import type { z } from 'zod';
-import type { purchaseBody } from '../../../api/purchases/schemas';
+import type { PurchaseInput } from './types';
 import type { OrgSql } from '../../../db/sql';
 import { checkCustomFields } from '../../custom-fields/check';
 import { mergeCustomFields } from '../../custom-fields/values';
@@ -22,7 +21,7 @@ import { spendAsked, spendFromWallet, type SpendInput } from './spend';
 import { addUnitsStatement, settleTier, type UnitsRow } from './value-units';
 import { nowSeconds } from '../../clock';
 
-export type PurchaseInput = z.output<typeof purchaseBody>;
+export type { PurchaseInput };
 
 export interface PostedPurchase {
   id: string;

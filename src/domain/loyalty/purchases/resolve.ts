@@ -8,7 +8,7 @@ import { invalid, notFound } from '../../errors';
 import { isId, normaliseId } from '../../ids';
 import { SETTINGS_ROW, settingsOf, type Settings, type SettingsRow } from '../../money/settings';
 import { lockedWallet, lockedWalletSelect, type LockedWallet, type LockedWalletRow } from '../../money/ledger/wallet';
-import { OFFERS_OF_ACCOUNT, type Offer } from './awards';
+import { OFFERS_OF_ACCOUNT, type Offer, type ProductRef } from './awards';
 
 export interface Ref {
   id?: string;
@@ -58,12 +58,6 @@ export interface Buyer {
   walletId: string | null;
   spendingBlocked: boolean;
   autoSpend: { enabled: boolean; preference: string | null; minimumBalance: string | null; fromAmount: string | null };
-}
-
-export interface ProductRef {
-  id: string;
-  typeId: string | null;
-  familyId: string | null;
 }
 
 export interface PurchaseContext {

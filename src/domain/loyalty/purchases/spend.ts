@@ -13,7 +13,7 @@ import { autoTopupOf } from '../../money/ledger/topup';
 import type { LockedWallet } from '../../money/ledger/wallet';
 import type { Line } from './awards';
 import { conditionCaps } from './conditions';
-import type { PurchaseInput } from './post';
+import type { PurchaseInput } from './types';
 import type { Buyer, Place } from './resolve';
 
 /** The spend the request asks for, in the wallet currency; refusals that need no lock come first. */
