@@ -17,14 +17,12 @@ import { createRecord, recordAttribute, recordReason, rejectPendingApprovals, ty
 import { performAction, postsWebhook, type ActionOutcome, type RunContext } from '../domain/automations/actions';
 import { writeWebhookStep } from '../domain/automations/webhook-step';
 import { AppError, notFound } from '../domain/errors';
-import { automationRunWorkflowId, communicationWorkflowId, type AutomationRunInput, type StepResult } from '../workflows/contracts';
-import { recordIntent } from '../temporal/intents';
+import { automationRunWorkflowId, type AutomationRunInput, type StepResult } from '../workflows/contracts';
 import { attemptDelivery, LOG_RETRY_MS, type AttemptRequest } from '../domain/webhooks/delivery';
 import { pgSql } from '../db/sql';
 import { contactSnapshotSql } from '../domain/events/contact-snapshot';
 import { checkIds, notOwned } from './ownership';
 import { inOrgTransaction } from './transaction';
-import type { OrgSql } from '../db/sql';
 
 /** The event as the run loads it from the outbox, in the run's organisation. */
 export interface AutomationEvent {
@@ -154,7 +152,7 @@ export function automationActivities(deps: ActivityDeps) {
 
   /** Any other action (and a webhook action whose webhook is gone): look for the record, else act and record. */
   async function transactionStep(ctx: RunContext, step: RunStep): Promise<StepRecord> {
-    const record = await inOrgTransaction(deps.db, ctx.organisationId, async (tx, sql) => {
+    const record = await inOrgTransaction(deps.db, ctx.organisationId, async (tx) => {
       const found = await findRecord(tx, ctx);
       if (found) return found;
       let outcome: ActionOutcome;
@@ -170,9 +168,7 @@ export function automationActivities(deps: ActivityDeps) {
           outcome = failed(err);
         }
       }
-      const created = await createRecord(tx, ctx.organisationId, recordInput(ctx, outcome.status, outcome.attributes));
-      await recordFollowUps(sql, ctx, outcome.attributes);
-      return created;
+      return createRecord(tx, ctx.organisationId, recordInput(ctx, outcome.status, outcome.attributes));
     });
     deps.afterWrite?.();
     return record;
@@ -192,18 +188,6 @@ export function automationActivities(deps: ActivityDeps) {
     // A repeated call finds the first record (and its decision, if one was made meanwhile).
     const record = await createRecord(org(input.organisationId), input.organisationId, recordInput(ctx, 'PENDING', attributes));
     return { recordId: record.id, status: record.status };
-  }
-
-  /** The workflows an action's record asks for, recorded with the record (src/temporal/intents.ts). */
-  async function recordFollowUps(sql: OrgSql, ctx: RunContext, attributes: RecordAttribute[]): Promise<void> {
-    const communicationId = attributes.find((a) => a.key === 'communication_id')?.value as string | undefined;
-    if (!communicationId) return;
-    await recordIntent(sql, {
-      kind: 'start', workflow: 'communicationSendWorkflow', workflowId: communicationWorkflowId(communicationId),
-      input: { organisationId: ctx.organisationId, communicationId },
-      // Found with their run by its automation and entity.
-      search: { automationId: ctx.automation.id, entityType: ctx.entity.type, entityId: ctx.entity.id },
-    });
   }
 
   /** Only when the schedule's first delay is 0: a delayed first attempt belongs to the workflow's timer. */

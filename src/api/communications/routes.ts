@@ -1,7 +1,5 @@
 // Communications (spec 2.10, 4.7; issue 9 part 3). Decisions: docs/communications.md "Communications".
 import { actorOf } from '../../domain/audit';
-import { recordIntent } from '../../temporal/intents';
-import { communicationWorkflowId } from '../../workflows/contracts';
 import { archiveCommunication, createCommunication, getCommunication, listCommunications } from '../../domain/communications/communications';
 import type { AppDeps } from '../deps';
 import { COMMUNICATIONS_TAG as TAG, communicationsWrite, publicRead, publicWrite } from '../integrations/routes';
@@ -33,15 +31,8 @@ export function communicationRoutes(deps: AppDeps): RouteDef[] {
       example: { name: 'Welcome', contact_id: 'C-1001', channel: 'EMAIL', recipient: 'alice@example.com', subject: 'Welcome', content: 'Dear Alice, welcome.' },
       // The answer follows the workflow's start (or signal): a client may look at it at once.
       waitForDispatch: true,
-      handler: async ({ ctx, body }) => {
-        const { id } = await createCommunication(ctx.db, actorOf(ctx), body, { publicKeyId: publicKeyOf(ctx) });
-        // Started by the dispatcher once this commits, so the workflow always finds its row.
-        await recordIntent(ctx.sql, {
-          kind: 'start', workflow: 'communicationSendWorkflow', workflowId: communicationWorkflowId(id),
-          input: { organisationId: ctx.organisationId, communicationId: id }, search: { entityType: 'COMMUNICATIONS', entityId: id },
-        });
-        return { id };
-      },
+      // The send workflow's intent is written with the row (createCommunication).
+      handler: ({ ctx, body }) => createCommunication(ctx.db, actorOf(ctx), body, { publicKeyId: publicKeyOf(ctx) }),
     }),
     route({
       method: 'get', path: '/communications', operationId: 'listCommunications', tag: TAG, auth: publicRead,

@@ -1,7 +1,7 @@
 // What each adaptor action does inside its run step's transaction (docs/automations.md
 // "Adaptors"). Each answers the record it leaves: status and attributes. Work that must follow
-// the commit is named by the attributes (communication_id) and started by the activity. A
-// webhook action, the usual one, is a step of one statement of its own (./webhook-step.ts).
+// the commit is an intent its domain operation writes (a communication's send). A webhook
+// action, the usual one, is a step of one statement of its own (./webhook-step.ts).
 import type { Tx } from '../../db/client';
 import type { Mailer } from '../../mail';
 import { resolveAssignee, type Assignee, type AssignmentAction } from '../assignments/resolve';
@@ -80,7 +80,10 @@ async function communicateCustomer(tx: Tx, ctx: RunContext): Promise<ActionOutco
     integration_id: p.integration_id,
     subject: p.subject,
     content: p.content,
-  } as Parameters<typeof createCommunication>[2]);
+  } as Parameters<typeof createCommunication>[2], {
+    // Found with its run by the run's automation and entity.
+    search: { automationId: ctx.automation.id, entityType: ctx.entity.type, entityId: ctx.entity.id },
+  });
   return {
     status: 'COMPLETED',
     attributes: [recordAttribute('communication_id', 'Communication', 'STRING', id), recordAttribute('channel', 'Channel', 'STRING', channel)],

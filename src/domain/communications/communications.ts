@@ -11,6 +11,10 @@ import { renderDirect, renderMessage, type LanguageContent, type RenderContact }
 import type { Channel } from './integration-settings';
 import type { CommunicationInput } from './types';
 import { takeQuota } from './quotas';
+import { txSql } from '../../db/sql';
+import { recordIntent } from '../../temporal/intents';
+import type { SearchValues } from '../../temporal/search-attributes';
+import { communicationWorkflowId } from '../../workflows/contracts';
 
 export type LifeCycleState = 'PENDING' | 'SENT' | 'FAILED';
 
@@ -38,6 +42,8 @@ export function contactName(c: { companyName: string | null; firstName: string |
 export interface Sender {
   /** The public key sending, if it is one. */
   publicKeyId?: string;
+  /** What its send workflow is found by besides the organisation: the communication, unless a run names its automation and entity. */
+  search?: SearchValues;
 }
 
 /** The request fields only a secret key or a user may use. */
@@ -49,8 +55,8 @@ function checkPublicSender(input: CommunicationInput): void {
 }
 
 /**
- * Checks the refusals and the channel's quota and writes the row PENDING; the caller starts the
- * send workflow after the commit.
+ * Checks the refusals and the channel's quota and writes the row PENDING with the intent of its
+ * send workflow, which the dispatcher starts after the commit (so the workflow always finds it).
  */
 export async function createCommunication(tx: Tx, actor: AuditActor, input: CommunicationInput, sender: Sender = {}): Promise<{ id: string }> {
   const { organisationId } = actor;
@@ -113,6 +119,10 @@ export async function createCommunication(tx: Tx, actor: AuditActor, input: Comm
     },
   });
   await audit(tx, actor, { action: 'CREATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(input), channel } });
+  await recordIntent(txSql(tx, organisationId), {
+    kind: 'start', workflow: 'communicationSendWorkflow', workflowId: communicationWorkflowId(id),
+    input: { organisationId, communicationId: id }, search: sender.search ?? { entityType: 'COMMUNICATIONS', entityId: id },
+  });
   return { id };
 }
 
