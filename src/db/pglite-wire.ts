@@ -77,7 +77,6 @@ class PreparedStatements {
   /** The request to run, and what to do with its answer (`fix`). */
   prepare(request: Buffer): { request: Buffer; fix: (out: Uint8Array) => Uint8Array } {
     const first = leadingMessage(request);
-    const asIs = { request, fix: (out: Uint8Array) => out };
     if (first?.type === 0x50 && first.names[0]) {
       const [name] = first.names;
       const message = request.subarray(0, first.length);
@@ -94,7 +93,7 @@ class PreparedStatements {
         fix: (out) => (out[0] === 0x31 ? (this.live.add(name), out.subarray(PARSE_COMPLETE.length)) : (this.check(name, out), out)),
       };
     }
-    return asIs;
+    return { request, fix: (out) => out };
   }
 
   /**
@@ -203,13 +202,14 @@ class Backend {
         if (index < 0 || this.queue.length === 0) break;
         const [job] = this.queue.splice(index, 1);
         try {
-          const { request, fix } = this.prepared.prepare(Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength));
+          const data = Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength);
+          const { request, fix } = this.prepared.prepare(data);
           const out = fix(await this.db.runExclusive(async () => {
             // Between requests of different clients only: a transaction keeps its client's session.
             if (this.owner !== job.conn) await this.sessions.enter(job.conn);
             return this.db.execProtocolRaw(request);
           }));
-          this.prepared.ran(Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength));
+          this.prepared.ran(data);
           this.sessions.ran(job.conn, job.data);
           const status = transactionStatus(out);
           // No ReadyForQuery yet (a Flush-ended request) counts as busy, like an open transaction.

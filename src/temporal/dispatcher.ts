@@ -156,11 +156,7 @@ export class OutboxDispatcher {
       const waiting = this.waiting.splice(0);
       try {
         // A batch not filled means nothing was left when it was claimed: what is written later kicks again.
-        for (let full = true; full && !this.closed; ) {
-          const events = await this.fanOut();
-          const intents = await this.performIntents();
-          full = events === BATCH || intents === BATCH;
-        }
+        for (let full = true; full && !this.closed; ) full = (await this.batches()).some((n) => n === BATCH);
       } catch (err) {
         this.log.warn({ err }, 'outbox dispatch pass failed; the next pass retries');
       }
@@ -172,9 +168,12 @@ export class OutboxDispatcher {
 
   /** One batch of each: answers how many events and intents it claimed (none: nothing is left). */
   async pass(): Promise<number> {
-    const events = await this.fanOut();
-    const intents = await this.performIntents();
+    const [events, intents] = await this.batches();
     return events + intents;
+  }
+
+  private async batches(): Promise<[events: number, intents: number]> {
+    return [await this.fanOut(), await this.performIntents()];
   }
 
   /**
@@ -192,9 +191,7 @@ export class OutboxDispatcher {
         for (const automation of event.automations) await this.startRun(event, automation);
         done.push(event.id);
       } catch (err) {
-        const backoff = Math.min(2 ** event.attempts, MAX_BACKOFF_SECONDS);
-        this.log.warn({ err, eventId: event.id, retryInSeconds: backoff }, 'automation run start failed; retried after a backoff');
-        await this.pool.query(FAILED_EVENT, [event.id, String((err as Error).message ?? err).slice(0, 1000), backoff]).catch(() => undefined);
+        await this.retryLater(FAILED_EVENT, event, err, { eventId: event.id }, 'automation run start failed; retried after a backoff');
       }
     });
     if (done.length) await this.pool.query(MARK_EVENTS, [done, runless]);
@@ -236,13 +233,18 @@ export class OutboxDispatcher {
         await this.perform(intent);
         done.push(intent.id);
       } catch (err) {
-        const backoff = Math.min(2 ** intent.attempts, MAX_BACKOFF_SECONDS);
-        this.log.warn({ err, intentId: intent.id, workflowId: intent.workflow_id, retryInSeconds: backoff }, 'workflow intent failed; retried after a backoff');
-        await this.pool.query(FAILED_INTENT, [intent.id, String((err as Error).message ?? err).slice(0, 1000), backoff]).catch(() => undefined);
+        await this.retryLater(FAILED_INTENT, intent, err, { intentId: intent.id, workflowId: intent.workflow_id }, 'workflow intent failed; retried after a backoff');
       }
     });
     if (done.length) await this.pool.query(MARK_INTENTS, [done]);
     return intents.length;
+  }
+
+  /** A claimed event or intent whose Temporal call failed: its error kept, its lease pushed out by 2^attempts s (at most MAX_BACKOFF_SECONDS). */
+  private async retryLater(statement: string, row: { id: string; attempts: number }, err: unknown, about: object, message: string): Promise<void> {
+    const backoff = Math.min(2 ** row.attempts, MAX_BACKOFF_SECONDS);
+    this.log.warn({ err, ...about, retryInSeconds: backoff }, message);
+    await this.pool.query(statement, [row.id, String((err as Error).message ?? err).slice(0, 1000), backoff]).catch(() => undefined);
   }
 
   private async perform(intent: ClaimedIntent): Promise<void> {
