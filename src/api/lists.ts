@@ -1,9 +1,9 @@
 // Lists, in one shape (API-CONVENTIONS "Lists"): the validated query becomes skip/take/order for
 // the domain (`listArgs`), and the domain's `{ rows, total }` becomes one of spec.md's envelopes.
 import { z } from 'zod';
-import type { ListArgs, OrderTerm } from '../domain/lists';
+import type { ListArgs, NameCodeFilter, OrderTerm } from '../domain/lists';
 
-export type { ListArgs, ListPage } from '../domain/lists';
+export type { ListArgs, ListPage, NameCodeFilter } from '../domain/lists';
 
 export interface Paging {
   page: number;
@@ -54,3 +54,19 @@ export const contentList = <T extends z.ZodType>(item: T) => z.object({ content:
 export const namedList = <N extends string, T extends z.ZodType>(name: N, item: T) =>
   z.object({ [name]: z.array(item), paging: pagingSchema } as { [K in N]: z.ZodArray<T> } & { paging: typeof pagingSchema });
 export const pagesList = <T extends z.ZodType>(item: T) => z.object({ content: z.array(item), pages: pagingSchema });
+
+/** The query fields of the name/code filter, for a list query to extend. */
+export const nameCodeQuery = {
+  search_value: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name or the code.' }),
+  code: z.string().min(1).max(100).optional().meta({ description: 'Exact code.' }),
+  name: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name.' }),
+};
+
+export const nameCodeFilter = (q: { search_value?: string; code?: string; name?: string }): NameCodeFilter => ({
+  searchValue: q.search_value,
+  code: q.code,
+  name: q.name,
+});
+
+/** The sort fields of a named list; a code is optional, so its nulls sort last. */
+export const NAME_CODE_SORT: Record<string, SortField> = { name: 'name', code: { field: 'code', nullable: true }, created_on: 'createdAt' };

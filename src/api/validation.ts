@@ -72,6 +72,9 @@ export const zRefCode = z
   .meta({ description: 'Optional code, unique within the organisation.' });
 export const zRefName = z.string().trim().min(1).max(200);
 
+/** An id for the examples of the OpenAPI document. */
+export const SOME_ID = '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10';
+
 export const idParams = z.object({ id: zId });
 export const idResponse = z.object({ id: z.string() });
 

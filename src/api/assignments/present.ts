@@ -3,12 +3,13 @@ import type { CoverageFilter, CoverageRecord } from '../../domain/assignments/co
 import { normalisePostCode } from '../../domain/assignments/coverage';
 import type { DepartmentFilter, DepartmentRecord } from '../../domain/assignments/departments';
 import { userName } from '../../domain/assignments/members';
-import type { NameCodeFilter } from '../../domain/assignments/types';
+
 import type { UserRoleRecord } from '../../domain/assignments/user-roles';
 import type { UserFilter, UserRecord } from '../../domain/assignments/users';
 import type { SortField } from '../lists';
 import { epoch } from '../present';
 import type { coverageItem, coverageListQuery, departmentItem, departmentListQuery, userItem, userListQuery, userRoleItem, userRoleListQuery } from './schemas';
+import type { NameCodeFilter } from '../../domain/lists';
 
 type Member = { user: { id: string; username: string; firstName: string | null; lastName: string | null } };
 const members = (rows: Member[]) => rows.map(({ user }) => ({ id: user.id, name: userName(user) }));

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import type { TemplateRecord } from '../../domain/communications/templates';
-import type { NameCodeFilter } from '../../domain/communications/types';
+
 import { epoch } from '../present';
 import type { templateItem, templateListQuery } from './schemas';
+import type { NameCodeFilter } from '../../domain/lists';
 
 /** List and read items have the same shape (spec 2.10), with the id (docs/communications.md). */
 export function presentTemplate(t: TemplateRecord): z.input<typeof templateItem> {

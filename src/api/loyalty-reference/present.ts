@@ -2,10 +2,9 @@ import type { z } from 'zod';
 import type { RewardTier, VoucherType } from '../../db/client';
 import type { RewardOfferFilter, RewardOfferRecord } from '../../domain/loyalty/reference/offers';
 import type { RewardSchemeFilter, RewardSchemeRecord } from '../../domain/loyalty/reference/schemes';
-import type { NameCodeFilter } from '../../domain/loyalty/reference/types';
 import type { VoucherTypeFilter } from '../../domain/loyalty/reference/voucher-types';
 import type { ProductIdType } from '../../domain/spend-conditions/read';
-import type { SortField } from '../lists';
+import { nameCodeFilter } from '../lists';
 import { amount, epoch } from '../present';
 import type {
   rewardOfferItem,
@@ -13,7 +12,6 @@ import type {
   rewardSchemeItem,
   rewardSchemeListQuery,
   rewardTierItem,
-  rewardTierListQuery,
   voucherTypeItem,
   voucherTypeListQuery,
 } from './schemas';
@@ -22,8 +20,6 @@ type Item<S extends z.ZodType> = z.input<S>;
 
 const stamps = (r: { createdAt: Date; updatedAt: Date }) => ({ created_on: epoch(r.createdAt), updated_on: epoch(r.updatedAt) });
 const unit = (u: { id: string; name: string; code: string }) => ({ id: u.id, name: u.name, code: u.code });
-const nameCode = (q: { search_value?: string; code?: string; name?: string }): NameCodeFilter => ({ searchValue: q.search_value, code: q.code, name: q.name });
-const NAME_CODE_SORT: Record<string, SortField> = { name: 'name', code: { field: 'code', nullable: true }, created_on: 'createdAt' };
 
 export function presentRewardScheme(s: RewardSchemeRecord): Item<typeof rewardSchemeItem> {
   return {
@@ -39,10 +35,8 @@ export function presentRewardScheme(s: RewardSchemeRecord): Item<typeof rewardSc
   };
 }
 
-export const REWARD_SCHEME_SORT = NAME_CODE_SORT;
-
 export function rewardSchemeFilter(q: z.output<typeof rewardSchemeListQuery>): RewardSchemeFilter {
-  return { ...nameCode(q), signUpOption: q.sign_up_option };
+  return { ...nameCodeFilter(q), signUpOption: q.sign_up_option };
 }
 
 export function presentRewardTier(t: RewardTier): Item<typeof rewardTierItem> {
@@ -56,12 +50,6 @@ export function presentRewardTier(t: RewardTier): Item<typeof rewardTierItem> {
     lifetime_value_units: amount(t.lifetimeValueUnits),
     ...stamps(t),
   };
-}
-
-export const REWARD_TIER_SORT: Record<string, SortField> = { ...NAME_CODE_SORT, position: 'position' };
-
-export function rewardTierFilter(q: z.output<typeof rewardTierListQuery>): NameCodeFilter {
-  return nameCode(q);
 }
 
 export function presentRewardOffer(o: RewardOfferRecord): Item<typeof rewardOfferItem> {
@@ -91,10 +79,8 @@ export function presentRewardOffer(o: RewardOfferRecord): Item<typeof rewardOffe
   };
 }
 
-export const REWARD_OFFER_SORT: Record<string, SortField> = { ...NAME_CODE_SORT, valid_from: { field: 'validFrom', nullable: true } };
-
 export function rewardOfferFilter(q: z.output<typeof rewardOfferListQuery>): RewardOfferFilter {
-  return { ...nameCode(q), schemeId: q.reward_scheme_id, lifeCycleState: q.life_cycle_state };
+  return { ...nameCodeFilter(q), schemeId: q.reward_scheme_id, lifeCycleState: q.life_cycle_state };
 }
 
 export function presentVoucherType(v: VoucherType): Item<typeof voucherTypeItem> {
@@ -118,8 +104,6 @@ export function presentVoucherType(v: VoucherType): Item<typeof voucherTypeItem>
   };
 }
 
-export const VOUCHER_TYPE_SORT = NAME_CODE_SORT;
-
 export function voucherTypeFilter(q: z.output<typeof voucherTypeListQuery>): VoucherTypeFilter {
-  return { ...nameCode(q), valueType: q.value_type, classification: q.classification, category: q.category };
+  return { ...nameCodeFilter(q), valueType: q.value_type, classification: q.classification, category: q.category };
 }

@@ -11,7 +11,7 @@ import {
   VOUCHER_CLASSIFICATIONS,
   VOUCHER_VALUE_TYPES,
 } from '../../domain/loyalty/reference/values';
-import { contentList } from '../lists';
+import { contentList, nameCodeQuery } from '../lists';
 import { PRODUCT_ID_TYPES } from '../spend-conditions/schemas';
 import { pagingQuery, whenParsed, zAmount, zCurrency, zEpoch, zId, zRefCode, zRefName } from '../validation';
 
@@ -46,12 +46,6 @@ const products = z
   .max(200)
   .superRefine(distinct((p: { id_type: string; id: string }) => `${p.id_type}:${p.id}`, 'id'), whenParsed)
   .meta({ description: 'Products, product types or product families (as in spend conditions); empty: every product.' });
-
-const listFilters = {
-  search_value: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name or the code.' }),
-  code: z.string().min(1).max(100).optional().meta({ description: 'Exact code.' }),
-  name: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name.' }),
-};
 
 const named = z.object({ id: z.string(), name: z.string() });
 const coded = named.extend({ code: z.string().nullable() });
@@ -106,7 +100,7 @@ export const rewardSchemeUpdateBody = z.strictObject({
 });
 
 export const rewardSchemeListQuery = pagingQuery(['name', 'code', 'created_on']).extend({
-  ...listFilters,
+  ...nameCodeQuery,
   sign_up_option: z.enum(SIGN_UP_OPTIONS).optional(),
 });
 
@@ -163,7 +157,7 @@ export const rewardTierListQuery = pagingQuery(['position', 'name', 'code', 'cre
     .transform((v) => v.toUpperCase())
     .pipe(z.enum(['ASC', 'DESC']))
     .default('ASC'),
-  ...listFilters,
+  ...nameCodeQuery,
 });
 
 export const rewardTierItem = z.object({
@@ -242,7 +236,7 @@ export const rewardOfferUpdateBody = z.strictObject({
 });
 
 export const rewardOfferListQuery = pagingQuery(['name', 'code', 'created_on', 'valid_from']).extend({
-  ...listFilters,
+  ...nameCodeQuery,
   reward_scheme_id: zId.optional(),
   life_cycle_state: z.enum(OFFER_STATES).optional(),
 });
@@ -318,7 +312,7 @@ export const voucherTypeUpdateBody = z.strictObject({
 });
 
 export const voucherTypeListQuery = pagingQuery(['name', 'code', 'created_on']).extend({
-  ...listFilters,
+  ...nameCodeQuery,
   value_type: z.enum(VOUCHER_VALUE_TYPES).optional(),
   classification: z.enum(VOUCHER_CLASSIFICATIONS).optional(),
   category: z.enum(VOUCHER_CATEGORIES).optional(),

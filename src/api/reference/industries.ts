@@ -5,13 +5,12 @@ import { createEntry, getEntry, industries, industrySectors, listEntries, update
 import { deleteIndustry, deleteSector, getIndustryWithSectors, requireIndustry } from '../../domain/reference/industries';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
-import { catalogueRoutes, TAG } from './catalogue-routes';
-import { listArgs } from '../lists';
-import { ENTRY_SORT, entryFilter, entryPage, presentEntry } from './present';
+import { catalogueRoutes, REFERENCE_AUTH, TAG } from './catalogue-routes';
+import { contentPage, listArgs, nameCodeFilter, NAME_CODE_SORT } from '../lists';
+import { presentEntry } from './present';
 import { entryCreateBody, entryItem, entryList, entryListQuery, entryUpdateBody, industryDetail, sectorParams } from './schemas';
 
-const read = { scope: 'reference_data:read' } as const;
-const write = { scope: 'reference_data:write' } as const;
+const { read, write } = REFERENCE_AUTH;
 
 export function industryRoutes(): RouteDef[] {
   return [...catalogueRoutes({
@@ -56,7 +55,8 @@ function sectorRoutes(): RouteDef[] {
       handler: async ({ ctx, params, query }) => {
         await requireIndustry(ctx.db, ctx.organisationId, params.id);
         const parent = { industryId: params.id };
-        return entryPage(query, await listEntries(ctx.db, ctx.organisationId, industrySectors, listArgs(query, ENTRY_SORT), entryFilter(query), parent));
+        const page = await listEntries(ctx.db, ctx.organisationId, industrySectors, listArgs(query, NAME_CODE_SORT), nameCodeFilter(query), parent);
+        return contentPage(query, page.rows.map(presentEntry), page.total);
       },
     }),
     route({

@@ -1,4 +1,4 @@
-import { pagingSchema } from '../lists';
+import { nameCodeQuery, pagingSchema } from '../lists';
 import { z } from 'zod';
 import { NAME_DISPLAY_FORMATS } from '../../domain/reference/name-display';
 import { pagingQuery, zId } from '../validation';
@@ -25,11 +25,7 @@ export const entryUpdateBody = z.strictObject({
   description: description.nullable().optional(),
 });
 
-export const entryListQuery = pagingQuery(['name', 'code', 'created_on']).extend({
-  search_value: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name or the code.' }),
-  code: z.string().min(1).max(100).optional().meta({ description: 'Exact code.' }),
-  name: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name.' }),
-});
+export const entryListQuery = pagingQuery(['name', 'code', 'created_on']).extend(nameCodeQuery);
 
 export const entryItem = z.object({
   id: z.string(),

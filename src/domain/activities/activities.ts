@@ -4,7 +4,7 @@ import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { conflict, invalid, notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
+import { within, type ListArgs, type ListPage } from '../lists';
 import type { ActivityFilter, ActivityInput, ActivityPatch, ActivityState, EntityType } from './types';
 
 const ENTITY = 'activity';
@@ -62,7 +62,7 @@ export async function getActivity(tx: Tx, organisationId: string, id: string): P
 export async function listActivities(tx: Tx, organisationId: string, args: ListArgs, q: ActivityFilter): Promise<ListPage<ActivityView>> {
   const and: Prisma.ActivityWhereInput[] = q.entities.map((e) => ({ entityType: e.type, entityId: e.id }));
   if (q.organisationId !== undefined) and.push(q.organisationId === organisationId ? { forTenant: true } : { unitId: q.organisationId });
-  if (q.searchValue !== undefined) and.push({ subject: { contains: q.searchValue, mode: 'insensitive' } });
+  if (q.searchValue !== undefined) and.push({ subject: within(q.searchValue) });
   const where: Prisma.ActivityWhereInput = { organisationId, lifeCycleState: q.lifeCycleState, userId: q.userId, AND: and };
   const [rows, total] = await Promise.all([tx.activity.findMany({ where, include: INCLUDE, ...args }), tx.activity.count({ where })]);
   const tenant = rows.some((r) => r.forTenant) ? await tenantOf(tx, organisationId) : null;

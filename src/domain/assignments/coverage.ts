@@ -4,7 +4,7 @@ import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { alreadyExists, notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
+import { pageOf, type ListArgs, type ListPage } from '../lists';
 import type { CoverageInput, CoveragePatch } from './types';
 
 const INCLUDE = { unit: { select: { id: true, name: true } } } satisfies Prisma.PostCodeCoverageInclude;
@@ -49,8 +49,7 @@ export async function listCoverage(tx: Tx, organisationId: string, args: ListArg
   const where: Prisma.PostCodeCoverageWhereInput = { organisationId, unitId: q.unitId };
   // Every prefix of the code (at most 10 characters are stored) is a candidate.
   if (q.postCode !== undefined) where.postCode = { in: prefixes(q.postCode) };
-  const [rows, total] = await Promise.all([tx.postCodeCoverage.findMany({ where, include: INCLUDE, ...args }), tx.postCodeCoverage.count({ where })]);
-  return { rows, total };
+  return pageOf(tx.postCodeCoverage.findMany({ where, include: INCLUDE, ...args }), tx.postCodeCoverage.count({ where }));
 }
 
 /** Partial. */

@@ -4,9 +4,9 @@ import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
-import { checkUsers, nameCodeWhere, tenantIdName, unitOrTenant, USER_NAME_SELECT } from './members';
-import type { DepartmentInput, DepartmentPatch, IdName, NameCodeFilter } from './types';
+import { nameCodeWhere, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
+import { checkUsers, tenantIdName, unitOrTenant, USER_NAME_SELECT } from './members';
+import type { DepartmentInput, DepartmentPatch, IdName } from './types';
 
 const INCLUDE = {
   unit: { select: { id: true, name: true } },

@@ -2,7 +2,8 @@
 // the order given, and organisations named by id are the tenant itself or one of its units.
 import type { Prisma, Tx } from '../../db/client';
 import { notFound } from '../errors';
-import type { IdName, NameCodeFilter } from './types';
+import type { IdName } from './types';
+import type { NameCodeFilter } from '../lists';
 
 /** How a user is named on records: first and last name, else the username. */
 export function userName(u: { username: string; firstName: string | null; lastName: string | null }): string {
@@ -35,13 +36,3 @@ export async function tenantIdName(tx: Tx, organisationId: string): Promise<IdNa
   return org;
 }
 
-/** The where of a name/code list (departments, user roles). */
-export function nameCodeWhere(q: NameCodeFilter): { code?: string; name?: object; OR?: object[] } {
-  const where: { code?: string; name?: object; OR?: object[] } = { code: q.code };
-  if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
-  if (q.searchValue !== undefined) {
-    const text = { contains: q.searchValue, mode: 'insensitive' };
-    where.OR = [{ name: text }, { code: text }];
-  }
-  return where;
-}

@@ -16,13 +16,6 @@ export type UserRolePatch = z.output<typeof userRoleUpdateBody>;
 export type CoverageInput = z.output<typeof coverageCreateBody>;
 export type CoveragePatch = z.output<typeof coverageUpdateBody>;
 
-/** Exact `code`, `name` contains, `searchValue` within name or code (all case-insensitive but code). */
-export interface NameCodeFilter {
-  code?: string;
-  name?: string;
-  searchValue?: string;
-}
-
 export interface IdName {
   id: string;
   name: string;

@@ -4,9 +4,9 @@ import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
-import { checkUsers, nameCodeWhere, USER_NAME_SELECT } from './members';
-import type { NameCodeFilter, UserRoleInput, UserRolePatch } from './types';
+import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
+import { checkUsers, USER_NAME_SELECT } from './members';
+import type { UserRoleInput, UserRolePatch } from './types';
 
 const INCLUDE = {
   members: { orderBy: { position: 'asc' }, select: { user: { select: USER_NAME_SELECT } } },
@@ -35,8 +35,7 @@ export async function getUserRole(tx: Tx, organisationId: string, id: string): P
 
 export async function listUserRoles(tx: Tx, organisationId: string, args: ListArgs, q: NameCodeFilter): Promise<ListPage<UserRoleRecord>> {
   const where: Prisma.UserRoleWhereInput = { organisationId, ...nameCodeWhere(q) };
-  const [rows, total] = await Promise.all([tx.userRole.findMany({ where, include: INCLUDE, ...args }), tx.userRole.count({ where })]);
-  return { rows, total };
+  return pageOf(tx.userRole.findMany({ where, include: INCLUDE, ...args }), tx.userRole.count({ where }));
 }
 
 /** Partial; null clears code and description. */

@@ -3,7 +3,7 @@
 import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { notFound } from '../errors';
-import type { ListArgs, ListPage } from '../lists';
+import { pageOf, searchWhere, type ListArgs, type ListPage } from '../lists';
 
 const SELECT = {
   id: true,
@@ -32,13 +32,8 @@ export async function getUser(tx: Tx, organisationId: string, id: string): Promi
 }
 
 export async function listUsers(tx: Tx, organisationId: string, args: ListArgs, q: UserFilter): Promise<ListPage<UserRecord>> {
-  const where: Prisma.UserWhereInput = { organisationId, username: q.username };
-  if (q.searchValue !== undefined) {
-    const text = { contains: q.searchValue, mode: 'insensitive' } as const;
-    where.OR = [{ username: text }, { firstName: text }, { lastName: text }, { email: text }];
-  }
-  const [rows, total] = await Promise.all([tx.user.findMany({ where, select: SELECT, ...args }), tx.user.count({ where })]);
-  return { rows, total };
+  const where: Prisma.UserWhereInput = { organisationId, username: q.username, ...searchWhere(['username', 'firstName', 'lastName', 'email'], q.searchValue) };
+  return pageOf(tx.user.findMany({ where, select: SELECT, ...args }), tx.user.count({ where }));
 }
 
 export interface UserProfilePatch {

@@ -5,7 +5,7 @@ import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { conflict, invalid, notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
+import { pageOf, within, type ListArgs, type ListPage } from '../lists';
 import { entityDef, findAction, findAdaptor } from './catalogue';
 import { checkFilterGroups, type StoredFilterGroup } from './filters';
 import { checkParameters, checkReferences, parameterValues, type Reference, type StoredParameter } from './parameters';
@@ -58,9 +58,8 @@ export interface AutomationFilter {
 export async function listAutomations(tx: Tx, organisationId: string, args: ListArgs, q: AutomationFilter): Promise<ListPage<AutomationRecord>> {
   const where: Prisma.AutomationWhereInput = { organisationId, lifeCycleState: q.state, entity: q.entity, event: q.event };
   if (q.name !== undefined) where.name = { equals: q.name, mode: 'insensitive' };
-  if (q.searchValue !== undefined) where.AND = [{ name: { contains: q.searchValue, mode: 'insensitive' } }];
-  const [rows, total] = await Promise.all([tx.automation.findMany({ where, include: INCLUDE, ...args }), tx.automation.count({ where })]);
-  return { rows, total };
+  if (q.searchValue !== undefined) where.AND = [{ name: within(q.searchValue) }];
+  return pageOf(tx.automation.findMany({ where, include: INCLUDE, ...args }), tx.automation.count({ where }));
 }
 
 /**

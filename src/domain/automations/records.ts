@@ -5,7 +5,7 @@ import type { AdaptorActionRecord, Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { conflict, invalid, notFound } from '../errors';
 import { isId, newId, normaliseId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
+import { pageOf, within, type ListArgs, type ListPage } from '../lists';
 
 export const RECORD_STATUSES = ['PENDING', 'COMPLETED', 'FAILED', 'SKIPPED', 'APPROVED', 'REJECTED'] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];
@@ -112,10 +112,9 @@ export async function listRecords(tx: Tx, organisationId: string, scope: RecordS
   if (q.searchType !== undefined && q.searchValue !== undefined) {
     where.entityType = q.searchType;
     if (isId(q.searchValue)) where.entityId = normaliseId(q.searchValue);
-    else where.entityReference = { contains: q.searchValue, mode: 'insensitive' };
+    else where.entityReference = within(q.searchValue);
   }
-  const [rows, total] = await Promise.all([tx.adaptorActionRecord.findMany({ where, ...args }), tx.adaptorActionRecord.count({ where })]);
-  return { rows, total };
+  return pageOf(tx.adaptorActionRecord.findMany({ where, ...args }), tx.adaptorActionRecord.count({ where }));
 }
 
 /** The record, when it is one of the path's adaptor action; 404 otherwise (or another organisation's). */

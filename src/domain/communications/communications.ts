@@ -5,7 +5,7 @@ import type { Communication, Contact, Integration, Prisma, Tx } from '../../db/c
 import { audit, type AuditActor } from '../audit';
 import { conflict, forbidden, invalid, notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
+import { pageOf, type ListArgs, type ListPage } from '../lists';
 import { findContact } from '../contacts/lookup';
 import { renderDirect, renderMessage, type LanguageContent, type RenderContact } from './render';
 import type { Channel } from './integration-settings';
@@ -210,8 +210,7 @@ export async function getCommunication(tx: Tx, organisationId: string, id: strin
 
 export async function listCommunications(tx: Tx, organisationId: string, args: ListArgs, q: CommunicationFilter): Promise<ListPage<Communication>> {
   const where: Prisma.CommunicationWhereInput = { organisationId, contactId: q.contactId, lifeCycleState: q.lifeCycleState, channel: q.channel, isArchived: q.isArchived };
-  const [rows, total] = await Promise.all([tx.communication.findMany({ where, ...args }), tx.communication.count({ where })]);
-  return { rows, total };
+  return pageOf(tx.communication.findMany({ where, ...args }), tx.communication.count({ where }));
 }
 
 /** PUT: `is_archived` only (the message itself is history). */

@@ -5,10 +5,10 @@ import { checkHttpUrl, checkSmtpHost, OutboundRefused, type OutboundConfig } fro
 import { audit, type AuditActor } from '../audit';
 import { invalid, notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
+import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
 import { sealSettings, withOpenSettings } from './integration-secrets';
 import { checkSettings, keepSecrets, type Channel, type Provider } from './integration-settings';
-import type { IntegrationInput, IntegrationPatch, NameCodeFilter } from './types';
+import type { IntegrationInput, IntegrationPatch } from './types';
 
 export interface IntegrationFilter extends NameCodeFilter {
   channel?: Channel;
@@ -62,10 +62,8 @@ export async function getIntegration(tx: Tx, organisationId: string, id: string)
 }
 
 export async function listIntegrations(tx: Tx, organisationId: string, args: ListArgs, q: IntegrationFilter): Promise<ListPage<Integration>> {
-  const where: Prisma.IntegrationWhereInput = { organisationId, code: q.code, channel: q.channel };
-  if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
-  const [rows, total] = await Promise.all([tx.integration.findMany({ where, ...args }), tx.integration.count({ where })]);
-  return { rows, total };
+  const where: Prisma.IntegrationWhereInput = { organisationId, channel: q.channel, ...nameCodeWhere(q) };
+  return pageOf(tx.integration.findMany({ where, ...args }), tx.integration.count({ where }));
 }
 
 /**

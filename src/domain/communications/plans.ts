@@ -5,7 +5,7 @@ import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { forbidden, invalid, notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
+import { nameCodeWhere, pageOf, type ListArgs, type ListPage } from '../lists';
 import type { Channel } from './integration-settings';
 import type { LanguageContent } from './render';
 import { getLimits } from './quotas';
@@ -73,10 +73,8 @@ export async function getPlan(tx: Tx, organisationId: string, id: string): Promi
 }
 
 export async function listPlans(tx: Tx, organisationId: string, args: ListArgs, q: PlanFilter): Promise<ListPage<PlanRecord>> {
-  const where: Prisma.CommunicationPlanWhereInput = { organisationId, lifeCycleState: q.lifeCycleState };
-  if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
-  const [rows, total] = await Promise.all([tx.communicationPlan.findMany({ where, include: INCLUDE, ...args }), tx.communicationPlan.count({ where })]);
-  return { rows, total };
+  const where: Prisma.CommunicationPlanWhereInput = { organisationId, lifeCycleState: q.lifeCycleState, ...nameCodeWhere(q) };
+  return pageOf(tx.communicationPlan.findMany({ where, include: INCLUDE, ...args }), tx.communicationPlan.count({ where }));
 }
 
 /**

@@ -7,8 +7,8 @@ import { contactFilterCondition, type ContactFilters } from '../contacts/search'
 import { audit, type AuditActor } from '../audit';
 import { invalid, notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
-import type { NameCodeFilter, SegmentInput, SegmentPatch } from './types';
+import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
+import type { SegmentInput, SegmentPatch } from './types';
 
 export type SegmentType = 'STATIC' | 'FILTER';
 
@@ -42,10 +42,8 @@ export async function getSegment(tx: Tx, organisationId: string, id: string): Pr
 }
 
 export async function listSegments(tx: Tx, organisationId: string, args: ListArgs, q: SegmentFilter): Promise<ListPage<SegmentRecord>> {
-  const where: Prisma.SegmentWhereInput = { organisationId, code: q.code, type: q.type };
-  if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
-  const [rows, total] = await Promise.all([tx.segment.findMany({ where, include: INCLUDE, ...args }), tx.segment.count({ where })]);
-  return { rows, total };
+  const where: Prisma.SegmentWhereInput = { organisationId, type: q.type, ...nameCodeWhere(q) };
+  return pageOf(tx.segment.findMany({ where, include: INCLUDE, ...args }), tx.segment.count({ where }));
 }
 
 /** Partial; the type rule holds for the result (a type change needs the new type's field). */

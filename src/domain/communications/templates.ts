@@ -4,8 +4,8 @@ import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
-import type { NameCodeFilter, TemplateInput, TemplatePatch } from './types';
+import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
+import type { TemplateInput, TemplatePatch } from './types';
 
 const INCLUDE = { contents: { orderBy: { position: 'asc' } } } satisfies Prisma.CommunicationTemplateInclude;
 export type TemplateRecord = Prisma.CommunicationTemplateGetPayload<{ include: typeof INCLUDE }>;
@@ -28,13 +28,8 @@ export async function getTemplate(tx: Tx, organisationId: string, id: string): P
 }
 
 export async function listTemplates(tx: Tx, organisationId: string, args: ListArgs, q: NameCodeFilter): Promise<ListPage<TemplateRecord>> {
-  const where: Prisma.CommunicationTemplateWhereInput = { organisationId, code: q.code };
-  if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
-  const [rows, total] = await Promise.all([
-    tx.communicationTemplate.findMany({ where, include: INCLUDE, ...args }),
-    tx.communicationTemplate.count({ where }),
-  ]);
-  return { rows, total };
+  const where: Prisma.CommunicationTemplateWhereInput = { organisationId, ...nameCodeWhere(q) };
+  return pageOf(tx.communicationTemplate.findMany({ where, include: INCLUDE, ...args }), tx.communicationTemplate.count({ where }));
 }
 
 export async function updateTemplate(tx: Tx, actor: AuditActor, id: string, patch: TemplatePatch): Promise<void> {

@@ -13,12 +13,6 @@ export type SegmentPatch = z.output<typeof segmentUpdateBody>;
 export type TemplateInput = z.output<typeof templateCreateBody>;
 export type TemplatePatch = z.output<typeof templateUpdateBody>;
 
-/** The filters of these lists: exact `code`, `name` contains (case-insensitive). */
-export interface NameCodeFilter {
-  code?: string;
-  name?: string;
-}
-
 export type CommunicationInput = z.output<typeof communicationCreateBody>;
 
 export type PlanInput = z.output<typeof planCreateBody>;

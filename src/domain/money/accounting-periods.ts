@@ -7,7 +7,7 @@ import type { AccountingPeriod, Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { conflict, invalid, notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
+import { pageOf, type ListArgs, type ListPage } from '../lists';
 import { lockOrganisation } from '../locks';
 
 export type PeriodInput = z.output<typeof periodCreateBody>;
@@ -24,8 +24,7 @@ export async function getPeriod(tx: Tx, organisationId: string, id: string): Pro
 
 export async function listPeriods(tx: Tx, organisationId: string, args: ListArgs, state?: string): Promise<ListPage<AccountingPeriod>> {
   const where: Prisma.AccountingPeriodWhereInput = { organisationId, state };
-  const [rows, total] = await Promise.all([tx.accountingPeriod.findMany({ where, ...args }), tx.accountingPeriod.count({ where })]);
-  return { rows, total };
+  return pageOf(tx.accountingPeriod.findMany({ where, ...args }), tx.accountingPeriod.count({ where }));
 }
 
 export async function createPeriod(tx: Tx, actor: AuditActor, input: PeriodInput): Promise<{ id: string }> {

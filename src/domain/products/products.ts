@@ -7,7 +7,7 @@ import { txSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
 import { notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
+import { pageOf, searchWhere, within, type ListArgs, type ListPage } from '../lists';
 import { findProductFamily, findProductType } from '../reference';
 
 export type ProductInput = z.output<typeof productCreateBody>;
@@ -57,13 +57,9 @@ export async function getProduct(tx: Tx, organisationId: string, id: string): Pr
 
 export async function listProducts(tx: Tx, organisationId: string, args: ListArgs, q: ProductFilter): Promise<ListPage<ProductRecord>> {
   const where: Prisma.ProductWhereInput = { organisationId, productTypeId: q.productTypeId, productFamilyId: q.productFamilyId, sku: q.sku };
-  if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
-  if (q.searchValue !== undefined) {
-    const text = { contains: q.searchValue, mode: 'insensitive' } as const;
-    where.OR = [{ sku: text }, { name: text }];
-  }
-  const [rows, total] = await Promise.all([tx.product.findMany({ where, include: INCLUDE, ...args }), tx.product.count({ where })]);
-  return { rows, total };
+  if (q.name !== undefined) where.name = within(q.name);
+  Object.assign(where, searchWhere(['sku', 'name'], q.searchValue));
+  return pageOf(tx.product.findMany({ where, include: INCLUDE, ...args }), tx.product.count({ where }));
 }
 
 export async function updateProduct(tx: Tx, actor: AuditActor, id: string, patch: ProductPatch): Promise<void> {

@@ -5,7 +5,7 @@ import type { Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
+import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
 
 export interface CatalogueRow {
   id: string;
@@ -88,16 +88,6 @@ export interface EntryInput {
 
 export type EntryPatch = Partial<EntryInput>;
 
-/** Filters of a catalogue list. */
-export interface EntryFilter {
-  /** Case-insensitive substring of name or code. */
-  searchValue?: string;
-  /** Exact code. */
-  code?: string;
-  /** Case-insensitive substring of the name. */
-  name?: string;
-}
-
 export async function createEntry(tx: Tx, actor: AuditActor, cat: Catalogue, input: EntryInput, parent: Parent = {}): Promise<CatalogueRow> {
   const table = cat.table(tx);
   // A code already taken is refused by the unique index (409 ALREADY_EXISTS naming `code`).
@@ -115,20 +105,10 @@ export async function createEntry(tx: Tx, actor: AuditActor, cat: Catalogue, inp
   return row;
 }
 
-export async function listEntries(tx: Tx, organisationId: string, cat: Catalogue, args: ListArgs, q: EntryFilter, parent: Parent = {}): Promise<ListPage<CatalogueRow>> {
-  const where: CatalogueWhere = { organisationId, ...parent };
-  if (q.code !== undefined) where.code = q.code;
-  if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
-  if (q.searchValue !== undefined) {
-    const text = { contains: q.searchValue, mode: 'insensitive' } as const;
-    where.OR = [{ name: text }, { code: text }];
-  }
+export async function listEntries(tx: Tx, organisationId: string, cat: Catalogue, args: ListArgs, q: NameCodeFilter, parent: Parent = {}): Promise<ListPage<CatalogueRow>> {
+  const where: CatalogueWhere = { organisationId, ...parent, ...nameCodeWhere(q) };
   const table = cat.table(tx);
-  const [rows, total] = await Promise.all([
-    table.findMany({ where, ...args }),
-    table.count({ where }),
-  ]);
-  return { rows, total };
+  return pageOf(table.findMany({ where, ...args }), table.count({ where }));
 }
 
 /** The row, or 404: another organisation's id (or another industry's sector) is unknown here. */

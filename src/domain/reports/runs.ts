@@ -4,7 +4,7 @@ import type { ReportRun, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { conflict, notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
+import { pageOf, type ListArgs, type ListPage } from '../lists';
 import type { ReportRunInput } from './types';
 
 export type RunState = 'PENDING' | 'RUNNING' | 'SENT' | 'FAILED';
@@ -48,8 +48,7 @@ export async function getReportRun(tx: Tx, organisationId: string, reportId: str
 
 export async function listReportRuns(tx: Tx, organisationId: string, reportId: string, args: ListArgs): Promise<ListPage<ReportRun>> {
   const where = { organisationId, report: reportId };
-  const [rows, total] = await Promise.all([tx.reportRun.findMany({ where, ...args }), tx.reportRun.count({ where })]);
-  return { rows, total };
+  return pageOf(tx.reportRun.findMany({ where, ...args }), tx.reportRun.count({ where }));
 }
 
 /** PENDING (or RUNNING again, after a crash) → RUNNING; answers the run, or null once it is settled. */

@@ -3,7 +3,7 @@
 // present this same read model.
 import type { NetworkLocation, Prisma, Tx } from '../../db/client';
 import { notFound } from '../errors';
-import type { ListArgs, ListPage } from '../lists';
+import { nameCodeWhere, type ListArgs, type ListPage } from '../lists';
 
 export type ProductIdType = 'FAMILY' | 'TYPE' | 'PRODUCT';
 
@@ -57,12 +57,7 @@ export async function getSpendConditions(tx: Tx, organisationId: string, ids: st
 }
 
 export async function listSpendConditions(tx: Tx, organisationId: string, args: ListArgs, q: SpendConditionFilter): Promise<ListPage<SpendConditionView>> {
-  const where: Prisma.SpendConditionWhereInput = { organisationId, code: q.code };
-  if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
-  if (q.searchValue !== undefined) {
-    const text = { contains: q.searchValue, mode: 'insensitive' } as const;
-    where.OR = [{ name: text }, { code: text }];
-  }
+  const where: Prisma.SpendConditionWhereInput = { organisationId, ...nameCodeWhere(q) };
   const [rows, total] = await Promise.all([tx.spendCondition.findMany({ where, include: INCLUDE, ...args }), tx.spendCondition.count({ where })]);
   return { rows: rows.map(toView), total };
 }

@@ -3,7 +3,7 @@
 // workflow (src/temporal/starters.ts). The body is fixed at creation: every attempt sends the same one.
 import type { Prisma, Tx, WebhookAttempt, WebhookRequest } from '../../db/client';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
+import { pageOf, searchWhere, within, type ListArgs, type ListPage } from '../lists';
 import { notFound } from '../errors';
 import { getWebhookRow } from './webhooks';
 
@@ -96,7 +96,6 @@ export interface WebhookRequestFilter {
 }
 
 export async function listWebhookRequests(tx: Tx, organisationId: string, args: ListArgs, q: WebhookRequestFilter): Promise<ListPage<WebhookRequest>> {
-  const contains = (text: string) => ({ contains: text, mode: 'insensitive' as const });
   const where: Prisma.WebhookRequestWhereInput = {
     organisationId,
     webhookId: q.webhookId,
@@ -105,11 +104,10 @@ export async function listWebhookRequests(tx: Tx, organisationId: string, args: 
     automationId: q.automationId,
     entityId: q.entityId,
   };
-  if (q.searchValue !== undefined) where.OR = [{ webhookName: contains(q.searchValue) }, { urlEndpoint: contains(q.searchValue) }];
-  if (q.urlEndpoint !== undefined) where.urlEndpoint = contains(q.urlEndpoint);
+  Object.assign(where, searchWhere(['webhookName', 'urlEndpoint'], q.searchValue));
+  if (q.urlEndpoint !== undefined) where.urlEndpoint = within(q.urlEndpoint);
   if (q.createdFrom || q.createdBefore) where.createdAt = { gte: q.createdFrom, lt: q.createdBefore };
-  const [rows, total] = await Promise.all([tx.webhookRequest.findMany({ where, ...args }), tx.webhookRequest.count({ where })]);
-  return { rows, total };
+  return pageOf(tx.webhookRequest.findMany({ where, ...args }), tx.webhookRequest.count({ where }));
 }
 
 export type WebhookRequestRecord = WebhookRequest & { attempts: WebhookAttempt[] };

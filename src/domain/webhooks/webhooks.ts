@@ -7,7 +7,7 @@ import { audit, type AuditActor } from '../audit';
 import { nowSeconds } from '../clock';
 import { invalid, notFound } from '../errors';
 import { newId } from '../ids';
-import type { ListArgs, ListPage } from '../lists';
+import { searchWhere, within, type ListArgs, type ListPage } from '../lists';
 import { checkHttpUrl, OutboundRefused, type OutboundConfig } from '../../outbound';
 import { openWebhook, sealWebhook, withOpenSecret } from './sealed';
 import { newSecret } from './signing';
@@ -133,11 +133,9 @@ export async function getWebhook(tx: Tx, organisationId: string, id: string): Pr
 }
 
 export async function listWebhooks(tx: Tx, organisationId: string, args: ListArgs, q: WebhookFilter): Promise<ListPage<WebhookRecord>> {
-  const where: Prisma.WebhookWhereInput = { organisationId };
-  const contains = (text: string) => ({ contains: text, mode: 'insensitive' as const });
-  if (q.searchValue !== undefined) where.OR = [{ name: contains(q.searchValue) }, { urlEndpoint: contains(q.searchValue) }];
-  if (q.name !== undefined) where.name = contains(q.name);
-  if (q.urlEndpoint !== undefined) where.urlEndpoint = contains(q.urlEndpoint);
+  const where: Prisma.WebhookWhereInput = { organisationId, ...searchWhere(['name', 'urlEndpoint'], q.searchValue) };
+  if (q.name !== undefined) where.name = within(q.name);
+  if (q.urlEndpoint !== undefined) where.urlEndpoint = within(q.urlEndpoint);
   const [rows, total] = await Promise.all([tx.webhook.findMany({ where, ...args }), tx.webhook.count({ where })]);
   const counts = await requestCounts(tx, organisationId, rows.map((r) => r.id));
   return { rows: rows.map((r) => ({ ...r, counts: counts.get(r.id) ?? zero() })), total };

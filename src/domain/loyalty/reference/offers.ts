@@ -5,10 +5,10 @@ import type { Prisma, Tx } from '../../../db/client';
 import { audit, type AuditActor } from '../../audit';
 import { invalid, notFound } from '../../errors';
 import { newId } from '../../ids';
-import type { ListArgs, ListPage } from '../../lists';
+import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../../lists';
 import { Money } from '../../money';
 import { checkMerchants, checkProducts, productColumns, type ProductRef } from './refs';
-import type { NameCodeFilter, RewardOfferInput, RewardOfferPatch } from './types';
+import type { RewardOfferInput, RewardOfferPatch } from './types';
 import type { AwardType } from './values';
 
 const described = { select: { id: true, name: true, description: true } } as const;
@@ -74,14 +74,8 @@ export async function getRewardOffer(tx: Tx, organisationId: string, id: string)
 }
 
 export async function listRewardOffers(tx: Tx, organisationId: string, args: ListArgs, q: RewardOfferFilter): Promise<ListPage<RewardOfferRecord>> {
-  const where: Prisma.RewardOfferWhereInput = { organisationId, code: q.code, schemeId: q.schemeId, lifeCycleState: q.lifeCycleState };
-  if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
-  if (q.searchValue !== undefined) {
-    const text = { contains: q.searchValue, mode: 'insensitive' } as const;
-    where.OR = [{ name: text }, { code: text }];
-  }
-  const [rows, total] = await Promise.all([tx.rewardOffer.findMany({ where, include: INCLUDE, ...args }), tx.rewardOffer.count({ where })]);
-  return { rows, total };
+  const where: Prisma.RewardOfferWhereInput = { organisationId, schemeId: q.schemeId, lifeCycleState: q.lifeCycleState, ...nameCodeWhere(q) };
+  return pageOf(tx.rewardOffer.findMany({ where, include: INCLUDE, ...args }), tx.rewardOffer.count({ where }));
 }
 
 /** Partial: the award and the window are checked on the result of the change. */

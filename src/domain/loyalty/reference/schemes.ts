@@ -5,9 +5,9 @@ import type { Prisma, Tx } from '../../../db/client';
 import { audit, type AuditActor } from '../../audit';
 import { invalid, notFound } from '../../errors';
 import { newId } from '../../ids';
-import type { ListArgs, ListPage } from '../../lists';
+import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../../lists';
 import { checkMerchants } from './refs';
-import type { NameCodeFilter, RewardSchemeInput, RewardSchemePatch } from './types';
+import type { RewardSchemeInput, RewardSchemePatch } from './types';
 import type { SignUpOption } from './values';
 
 const INCLUDE = {
@@ -53,14 +53,8 @@ export async function getRewardScheme(tx: Tx, organisationId: string, id: string
 }
 
 export async function listRewardSchemes(tx: Tx, organisationId: string, args: ListArgs, q: RewardSchemeFilter): Promise<ListPage<RewardSchemeRecord>> {
-  const where: Prisma.RewardSchemeWhereInput = { organisationId, code: q.code, signUpOption: q.signUpOption };
-  if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
-  if (q.searchValue !== undefined) {
-    const text = { contains: q.searchValue, mode: 'insensitive' } as const;
-    where.OR = [{ name: text }, { code: text }];
-  }
-  const [rows, total] = await Promise.all([tx.rewardScheme.findMany({ where, include: INCLUDE, ...args }), tx.rewardScheme.count({ where })]);
-  return { rows, total };
+  const where: Prisma.RewardSchemeWhereInput = { organisationId, signUpOption: q.signUpOption, ...nameCodeWhere(q) };
+  return pageOf(tx.rewardScheme.findMany({ where, include: INCLUDE, ...args }), tx.rewardScheme.count({ where }));
 }
 
 /** Partial. The sign-up rule holds for the result: changing the option clears the former option's list. */

@@ -5,9 +5,9 @@ import type { Prisma, RewardTier, Tx } from '../../../db/client';
 import { audit, type AuditActor } from '../../audit';
 import { alreadyExists, notFound } from '../../errors';
 import { newId } from '../../ids';
-import type { ListArgs, ListPage } from '../../lists';
+import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../../lists';
 import { lockOrganisation } from '../../locks';
-import type { NameCodeFilter, RewardTierInput, RewardTierPatch } from './types';
+import type { RewardTierInput, RewardTierPatch } from './types';
 
 const ENTITY = 'reward_tier';
 
@@ -40,14 +40,8 @@ export async function getRewardTier(tx: Tx, organisationId: string, id: string):
 }
 
 export async function listRewardTiers(tx: Tx, organisationId: string, args: ListArgs, q: NameCodeFilter): Promise<ListPage<RewardTier>> {
-  const where: Prisma.RewardTierWhereInput = { organisationId, code: q.code };
-  if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
-  if (q.searchValue !== undefined) {
-    const text = { contains: q.searchValue, mode: 'insensitive' } as const;
-    where.OR = [{ name: text }, { code: text }];
-  }
-  const [rows, total] = await Promise.all([tx.rewardTier.findMany({ where, ...args }), tx.rewardTier.count({ where })]);
-  return { rows, total };
+  const where: Prisma.RewardTierWhereInput = { organisationId, ...nameCodeWhere(q) };
+  return pageOf(tx.rewardTier.findMany({ where, ...args }), tx.rewardTier.count({ where }));
 }
 
 export async function updateRewardTier(tx: Tx, actor: AuditActor, id: string, patch: RewardTierPatch): Promise<void> {

@@ -20,9 +20,3 @@ export type RewardOfferPatch = z.output<typeof rewardOfferUpdateBody>;
 export type VoucherTypeInput = z.output<typeof voucherTypeCreateBody>;
 export type VoucherTypePatch = z.output<typeof voucherTypeUpdateBody>;
 
-/** The filters every list of this area has: `search_value` (name or code), exact `code`, `name` contains. */
-export interface NameCodeFilter {
-  searchValue?: string;
-  code?: string;
-  name?: string;
-}

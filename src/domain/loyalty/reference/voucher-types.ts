@@ -5,10 +5,10 @@ import type { Prisma, Tx, VoucherType } from '../../../db/client';
 import { audit, type AuditActor } from '../../audit';
 import { invalid, notFound } from '../../errors';
 import { newId } from '../../ids';
-import type { ListArgs, ListPage } from '../../lists';
+import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../../lists';
 import type { Money } from '../../money';
 import { getSettings } from '../../money/settings';
-import type { NameCodeFilter, VoucherTypeInput, VoucherTypePatch } from './types';
+import type { VoucherTypeInput, VoucherTypePatch } from './types';
 import type { VoucherValueType } from './values';
 
 export interface VoucherTypeFilter extends NameCodeFilter {
@@ -60,14 +60,8 @@ export async function getVoucherType(tx: Tx, organisationId: string, id: string)
 }
 
 export async function listVoucherTypes(tx: Tx, organisationId: string, args: ListArgs, q: VoucherTypeFilter): Promise<ListPage<VoucherType>> {
-  const where: Prisma.VoucherTypeWhereInput = { organisationId, code: q.code, valueType: q.valueType, classification: q.classification, category: q.category };
-  if (q.name !== undefined) where.name = { contains: q.name, mode: 'insensitive' };
-  if (q.searchValue !== undefined) {
-    const text = { contains: q.searchValue, mode: 'insensitive' } as const;
-    where.OR = [{ name: text }, { code: text }];
-  }
-  const [rows, total] = await Promise.all([tx.voucherType.findMany({ where, ...args }), tx.voucherType.count({ where })]);
-  return { rows, total };
+  const where: Prisma.VoucherTypeWhereInput = { organisationId, valueType: q.valueType, classification: q.classification, category: q.category, ...nameCodeWhere(q) };
+  return pageOf(tx.voucherType.findMany({ where, ...args }), tx.voucherType.count({ where }));
 }
 
 /** Partial; the value rule holds for the result. Changing value_type clears the values of the former type. */
