@@ -1,14 +1,9 @@
 // Lists, in one shape (API-CONVENTIONS "Lists"): the validated query becomes skip/take/order for
 // the domain (`listArgs`), and the domain's `{ rows, total }` becomes one of spec.md's envelopes.
 import { z } from 'zod';
-import type { ListArgs, NameCodeFilter, OrderTerm } from '../domain/lists';
+import type { ListArgs, NameCodeFilter, OrderTerm, Paging } from '../domain/lists';
 
-export type { ListArgs, ListPage, NameCodeFilter } from '../domain/lists';
-
-export interface Paging {
-  page: number;
-  size: number;
-}
+export type { ListArgs, ListPage, NameCodeFilter, Paging } from '../domain/lists';
 
 export interface ListQuery extends Paging {
   sort?: string;

@@ -5,6 +5,12 @@ type Direction = 'asc' | 'desc';
 /** One ORDER BY term as Prisma takes it, e.g. `{ name: 'asc' }` or `{ code: { sort, nulls } }`. */
 export type OrderTerm = Record<string, Direction | { sort: Direction; nulls: 'first' | 'last' }>;
 
+/** A page of a list as the API asks for it: 1-based `page` of `size` rows. */
+export interface Paging {
+  page: number;
+  size: number;
+}
+
 export interface ListArgs {
   skip: number;
   take: number;

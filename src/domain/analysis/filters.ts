@@ -39,11 +39,3 @@ export function orderBy(key: string, order: 'ASC' | 'DESC', idColumn: string): s
   return `${key} ${order} NULLS LAST, ${idColumn} ${order}`;
 }
 
-/** A statement's parameters after the organisation, which ctx.sql passes as $1. */
-export class Params {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length + 1}`;
-  }
-}

@@ -8,7 +8,8 @@ import { contactName } from '../contacts/read';
 import type { ListPage } from '../lists';
 import { SETTINGS_DEFAULTS } from '../money/settings';
 import { getNameDisplayFormat } from '../reference';
-import { daysSince, orderBy, Params, resolveRef, ZONE, type RefFilter } from './filters';
+import { SqlParams } from '../../db/sql-params';
+import { daysSince, orderBy, resolveRef, ZONE, type RefFilter } from './filters';
 import { nameSortKey } from '../contacts/search';
 
 export const ORDER_SORT_FIELDS = [
@@ -48,7 +49,7 @@ type Row = Omit<OrderAnalysisRow, 'name'> & {
 };
 
 /** The orders counted, as conditions on `purchases p`; `scope.currency` is the currency chosen. */
-function orderConditions(params: Params, q: OrderAnalysisQuery): string {
+function orderConditions(params: SqlParams, q: OrderAnalysisQuery): string {
   const on = ["p.organisation_id = $1", "p.life_cycle_state = 'POSTED'", 'p.currency_code = scope.currency'];
   if (q.order_date_from !== undefined) on.push(`p.performed_on >= to_timestamp(${params.add(q.order_date_from)})`);
   // Inclusive to the end of the given second.
@@ -57,7 +58,7 @@ function orderConditions(params: Params, q: OrderAnalysisQuery): string {
 }
 
 /** The currency asked for, else the system currency (organisation_settings, else the default). */
-function scope(params: Params, q: OrderAnalysisQuery): string {
+function scope(params: SqlParams, q: OrderAnalysisQuery): string {
   return `scope AS (SELECT COALESCE(${params.add(q.currency_code ?? null)}::text,
     (SELECT s.system_currency_code FROM organisation_settings s WHERE s.organisation_id = $1), ${params.add(SETTINGS_DEFAULTS.systemCurrencyCode)}::text) AS currency)`;
 }
@@ -65,7 +66,7 @@ function scope(params: Params, q: OrderAnalysisQuery): string {
 export async function contactOrderAnalysis(sql: OrgSql, organisationId: string, q: OrderAnalysisQuery): Promise<ListPage<OrderAnalysisRow>> {
   const categoryId = await resolveRef(sql, 'category', q.category);
   const format = await getNameDisplayFormat(sql, organisationId);
-  const params = new Params();
+  const params = new SqlParams();
   const orders = orderConditions(params, q);
   const category = categoryId === undefined ? '' : `AND c.category_id = ${params.add(categoryId)}::uuid`;
   const sortKeys: Record<(typeof ORDER_SORT_FIELDS)[number], string> = {
@@ -91,7 +92,7 @@ export async function contactOrderAnalysis(sql: OrgSql, organisationId: string, 
     FROM per_contact o CROSS JOIN ${ZONE}
     JOIN contacts c ON c.organisation_id = $1 AND c.id = o.contact_id ${category}
     LEFT JOIN contact_categories cat ON cat.organisation_id = $1 AND cat.id = c.category_id
-    ORDER BY position LIMIT ${params.add(q.size)} OFFSET ${params.add((q.page - 1) * q.size)}
+    ORDER BY position ${params.page(q)}
   )
   SELECT l.id, l.code, l.contact_type AS "contactType", l.company_name AS "companyName", l.title, l.first_name AS "firstName",
     l.middle_name AS "middleName", l.last_name AS "lastName",
@@ -114,7 +115,7 @@ export async function contactOrderAnalysis(sql: OrgSql, organisationId: string, 
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && q.page > 1) {
     // Only a page past the end needs a count of its own.
-    const count = new Params();
+    const count = new SqlParams();
     [{ total }] = await sql.rows<{ total: number }>(
       `WITH ${scope(count, q)} SELECT count(DISTINCT p.contact_id)::int AS total FROM purchases p CROSS JOIN scope
        JOIN contacts c ON c.organisation_id = $1 AND c.id = p.contact_id WHERE ${orderConditions(count, q)}

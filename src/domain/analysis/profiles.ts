@@ -9,7 +9,7 @@ import { fromJson, type ContactDocument, type ContactJson } from '../contacts/re
 import { CONTACT_DOCUMENT } from '../contacts/read-statement';
 import { contactFilterCondition } from '../contacts/search';
 import { invalid, notFound } from '../errors';
-import { Params } from './filters';
+import { SqlParams } from '../../db/sql-params';
 import { PROFILE_CAP } from './limits';
 
 export { PROFILE_CAP };
@@ -68,7 +68,7 @@ const EXTRAS = `
  * 404 naming it (`ids.N`, `codes.N`); a search matching more than PROFILE_CAP is 400 naming `search`.
  */
 export async function contactProfiles(sql: OrgSql, selector: ProfileSelector): Promise<ContactProfile[]> {
-  const params = new Params();
+  const params = new SqlParams();
   let where: string;
   if (selector.ids) where = `c.organisation_id = $1 AND c.id = ANY (${params.add(selector.ids)}::uuid[])`;
   else if (selector.codes) where = `c.organisation_id = $1 AND c.code = ANY (${params.add(selector.codes)}::text[])`;

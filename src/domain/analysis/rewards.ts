@@ -6,7 +6,8 @@
 import type { OrgSql } from '../../db/sql';
 import type { ListPage } from '../lists';
 import { getNameDisplayFormat } from '../reference';
-import { daysSince, orderBy, Params, resolveRef, ZONE, type RefFilter } from './filters';
+import { SqlParams } from '../../db/sql-params';
+import { daysSince, orderBy, resolveRef, ZONE, type RefFilter } from './filters';
 import { nameSortKey } from '../contacts/search';
 import { contactName } from '../contacts/read';
 
@@ -67,7 +68,7 @@ const activity = (kind: 'AWARD' | 'SPEND') =>
  * The listed contacts as the CTEs `members` and `tiered`: a primary account signed up to rewards
  * (its own signed_up_on, or a scheme joined and not left), in the category and tier asked for.
  */
-function listed(params: Params, categoryId: string | undefined, tierId: string | undefined): string {
+function listed(params: SqlParams, categoryId: string | undefined, tierId: string | undefined): string {
   const joined = 'SELECT s.signed_up_on FROM account_reward_schemes s WHERE s.organisation_id = $1 AND s.account_id = a.id AND s.ended_on IS NULL';
   return `members AS (
     SELECT c.id, c.code, c.contact_type, c.company_name, c.title, c.first_name, c.middle_name, c.last_name, c.loyalty_identifier, c.category_id,
@@ -95,7 +96,7 @@ export async function contactRewardsAnalysis(sql: OrgSql, organisationId: string
   const tierId = await resolveRef(sql, 'tier', q.tier);
   const categoryId = await resolveRef(sql, 'category', q.category);
   const format = await getNameDisplayFormat(sql, organisationId);
-  const params = new Params();
+  const params = new SqlParams();
   const sortKeys: Record<(typeof REWARDS_SORT_FIELDS)[number], string> = {
     name: nameSortKey(format, 'm'),
     code: 'lower(m.code)',
@@ -144,12 +145,12 @@ export async function contactRewardsAnalysis(sql: OrgSql, organisationId: string
     WHERE w.organisation_id = $1 AND w.account_id = m.account_id AND w.life_cycle_state <> 'CANCELLED'
     ORDER BY w.created_at, w.id LIMIT 1) w ON true
   ORDER BY ${orderBy(sortKeys[q.sort ?? 'sign_up_date'], q.order, 'm.id')}
-  LIMIT ${params.add(q.size)} OFFSET ${params.add((q.page - 1) * q.size)}`;
+  ${params.page(q)}`;
   const rows = await sql.rows<Row>(text, params.values);
   // The total rides along with the page; only a page past the end needs a count.
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && q.page > 1) {
-    const count = new Params();
+    const count = new SqlParams();
     [{ total }] = await sql.rows<{ total: number }>(`WITH ${listed(count, categoryId, tierId)} SELECT count(*)::int AS total FROM tiered`, count.values);
   }
   return {

@@ -4,6 +4,7 @@
 // are UUIDv7, time-ordered), their records, the total, and the automation's current sequence and
 // last change, which tell a run still going on from one that ended.
 import type { OrgSql } from '../../db/sql';
+import { pageAt } from '../../db/sql-params';
 import { notFound } from '../errors';
 import { recordReason, type RecordAttribute, type RecordStatus } from './records';
 
@@ -74,7 +75,7 @@ const pageStatement = (direction: 'ASC' | 'DESC') => `WITH automation AS (
 ), page AS (
   SELECT event_id FROM adaptor_action_records
   WHERE organisation_id = $1 AND automation_id = $2::uuid
-  GROUP BY event_id ORDER BY event_id ${direction} LIMIT $3 OFFSET $4
+  GROUP BY event_id ORDER BY event_id ${direction} ${pageAt(3)}
 )
 SELECT
   (SELECT changed_ms FROM automation) AS "changedMs",

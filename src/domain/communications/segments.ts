@@ -3,6 +3,7 @@
 // as JSON and resolved when read through the contact search's own condition).
 import { Prisma, type Tx } from '../../db/client';
 import type { OrgSql } from '../../db/sql';
+import { SqlParams } from '../../db/sql-params';
 import { contactFilterCondition, type ContactFilters } from '../contacts/search';
 import { audit, type AuditActor } from '../audit';
 import { invalid, notFound } from '../errors';
@@ -138,12 +139,12 @@ export interface SegmentContact {
 export async function listSegmentContacts(sql: OrgSql, organisationId: string, segmentId: string, page: { page: number; size: number }): Promise<ListPage<SegmentContact>> {
   void organisationId; // `sql` is scoped to it ($1)
   const { where, values } = await segmentCondition(sql, segmentId);
-  const n = values.length + 1;
+  const params = new SqlParams(...values);
   const rows = await sql.rows<SegmentContact & { total: number }>(
     `SELECT c.id, c.code, coalesce(c.company_name, nullif(concat_ws(' ', c.first_name, c.last_name), ''), c.code, '') AS name,
             (count(*) OVER ())::int AS total
-       FROM contacts c WHERE ${where} ORDER BY c.id LIMIT $${n + 1} OFFSET $${n + 2}`,
-    [...values, page.size, (page.page - 1) * page.size],
+       FROM contacts c WHERE ${where} ORDER BY c.id ${params.page(page)}`,
+    params.values,
   );
   let total = rows[0]?.total ?? 0;
   if (!rows.length && page.page > 1) {
@@ -161,10 +162,11 @@ export async function listSegmentContacts(sql: OrgSql, organisationId: string, s
 export async function segmentContactIds(sql: OrgSql, organisationId: string, segmentId: string, after: string | undefined, limit: number): Promise<string[]> {
   void organisationId; // `sql` is scoped to it ($1)
   const { where, values } = await segmentCondition(sql, segmentId);
-  const n = values.length + 1;
+  const params = new SqlParams(...values);
+  const from = params.add(after ?? null, 'uuid');
   const rows = await sql.rows<{ id: string }>(
-    `SELECT c.id FROM contacts c WHERE ${where} AND ($${n + 1}::uuid IS NULL OR c.id > $${n + 1}::uuid) ORDER BY c.id LIMIT $${n + 2}`,
-    [...values, after ?? null, limit],
+    `SELECT c.id FROM contacts c WHERE ${where} AND (${from} IS NULL OR c.id > ${from}) ORDER BY c.id LIMIT ${params.add(limit)}`,
+    params.values,
   );
   return rows.map((r) => r.id);
 }

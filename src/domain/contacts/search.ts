@@ -1,6 +1,7 @@
 // GET /contacts (spec 4.1 search). Filtering, sorting and paging run as one SQL statement over
 // indexed expressions (docs/contacts.md lists the indexes); the page's contacts are then read
 // with their relations by one more (SEARCH_PAGE_STATEMENT) and shaped as spec 2.1 "Search item".
+import { SqlParams } from '../../db/sql-params';
 import type { OrgSql } from '../../db/sql';
 import { getNameDisplayFormat, type NameDisplayFormat } from '../reference';
 import type { ListPage } from '../lists';
@@ -37,19 +38,19 @@ export async function searchContacts(sql: OrgSql, organisationId: string, q: Con
   // The caller sees only its own organisation; naming another one is an empty result, not an error.
   if (q.organisation_id !== undefined && q.organisation_id !== organisationId) return { rows: [], total: 0 };
   const nameFormat = await getNameDisplayFormat(sql, organisationId);
-  const params = new Params();
+  const params = new SqlParams();
   const where = conditions(params, q).join(' AND ');
   const direction = q.order === 'ASC' ? 'ASC' : 'DESC';
   // The total rides along with the page (one statement); only a page past the end needs a count.
   const page = await sql.rows<{ id: string; total: number }>(
     `SELECT c.id, (count(*) OVER ())::int AS total FROM contacts c WHERE ${where}
      ORDER BY ${sortKey(q.sort, nameFormat)} ${direction} NULLS LAST, c.id ${direction}
-     LIMIT ${params.add(q.size)} OFFSET ${params.add((q.page - 1) * q.size)}`,
+     ${params.page(q)}`,
     params.values,
   );
   if (page.length === 0) {
     if (q.page === 1) return { rows: [], total: 0 };
-    const count = new Params();
+    const count = new SqlParams();
     const [{ total }] = await sql.rows<{ total: number }>(`SELECT count(*)::int AS total FROM contacts c WHERE ${conditions(count, q).join(' AND ')}`, count.values);
     return { rows: [], total };
   }
@@ -72,20 +73,11 @@ export type ContactFilters = Omit<ContactSearch, 'page' | 'size' | 'sort' | 'ord
  * `where` uses $1 (the organisation) and `values` as $2, $3, …
  */
 export function contactFilterCondition(q: ContactFilters): { where: string; values: unknown[] } {
-  const params = new Params();
+  const params = new SqlParams();
   return { where: conditions(params, q).join(' AND '), values: params.values };
 }
 
-/** A statement's parameters after the organisation, which ctx.sql passes as $1. */
-class Params {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length + 1}`;
-  }
-}
-
-function conditions(p: Params, q: ContactFilters): string[] {
+function conditions(p: SqlParams, q: ContactFilters): string[] {
   const on = ['c.organisation_id = $1'];
   const lowerEq = (column: string, value: string | undefined) => {
     if (value !== undefined) on.push(`lower(c.${column}) = lower(${p.add(value)})`);

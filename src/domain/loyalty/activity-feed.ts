@@ -3,6 +3,7 @@
 // wallet transaction (awards, spends, top-ups, transfers, voids, journals, returns, expiries)
 // and voucher uses. One statement: the three sources as one list, filtered, counted and paged.
 import type { OrgSql } from '../../db/sql';
+import { pageAt, pageValues } from '../../db/sql-params';
 import { invalid } from '../errors';
 
 export const ACTIVITY_TYPES = ['PURCHASE', 'AWARD', 'SPEND', 'TOPUP', 'TRANSFER', 'VOID', 'CREDIT', 'DEBIT', 'RETURN', 'EXPIRY', 'VOUCHER_USE'] as const;
@@ -81,14 +82,14 @@ UNION ALL
 SELECT *, (count(*) OVER ())::int AS total FROM feed
 WHERE ($3::text[] IS NULL OR "activityType" = ANY($3::text[])) AND ($4::timestamptz IS NULL OR ("createdAt" >= $4 AND "createdAt" < $4 + interval '1 day'))
 ORDER BY "createdAt" %DIR%, id %DIR%
-LIMIT $5 OFFSET $6`;
+${pageAt(5)}`;
 
 export async function activityFeed(sql: OrgSql, contactId: string, q: FeedQuery): Promise<{ rows: FeedRow[]; total: number }> {
   const types = q.activity_type === undefined ? null : q.activity_type.split(',').map((t) => t.trim().toUpperCase());
   const unknown = types?.find((t) => !(ACTIVITY_TYPES as readonly string[]).includes(t));
   if (unknown !== undefined) throw invalid('activity_type', `Unknown activity type ${unknown}; known: ${ACTIVITY_TYPES.join(', ')}`);
   const direction = q.order === 'ASC' ? 'ASC' : 'DESC';
-  const rows = await sql.rows<FeedRow>(FEED.replaceAll('%DIR%', direction), [contactId, types, dayOf(q.created_date), q.size, (q.page - 1) * q.size]);
+  const rows = await sql.rows<FeedRow>(FEED.replaceAll('%DIR%', direction), [contactId, types, dayOf(q.created_date), ...pageValues(q)]);
   return { rows, total: rows[0]?.total ?? 0 };
 }
 

@@ -5,6 +5,7 @@
 // page in memory.
 import type { ReportQueryInput } from './types';
 import type { OrgSql } from '../../db/sql';
+import { SqlParams } from '../../db/sql-params';
 import { alpha3Of } from '../contacts/countries';
 import { invalid } from '../errors';
 import { COLUMN_TYPES, type ColumnDef, type ColumnType, type ReportDef } from './catalogue';
@@ -70,8 +71,8 @@ const COUNT_FIELD = { key: 'count', label: 'Count', type: 'INTEGER' as const };
  * `defaultColumns` of them (the preview's 10).
  */
 export function compileReport(report: ReportDef, body: ReportQueryInput, o: { dates: DateStyle; timeZone: string; defaultColumns?: number }): CompiledReport {
-  const params: unknown[] = [];
-  const param = (value: unknown, cast: string) => `$${params.push(value) + 1}::${cast}`;
+  const sqlParams = new SqlParams();
+  const param = (value: unknown, cast: string) => sqlParams.add(value, cast);
   let zone: string | undefined;
   /** The organisation's time zone, one parameter however often it is used (GROUP BY matches it). */
   const tz = () => (zone ??= param(o.timeZone, 'text'));
@@ -145,9 +146,9 @@ export function compileReport(report: ReportDef, body: ReportQueryInput, o: { da
     filterText,
     sortKeys: keys.length,
     page(cursor, limit) {
-      const pageParams = [...params];
+      const pageParams = new SqlParams(...sqlParams.values);
       const conditions = [...where];
-      if (cursor) conditions.push(after(keys, cursor, (v, cast) => `$${pageParams.push(v) + 1}::${cast}`));
+      if (cursor) conditions.push(after(keys, cursor, (v, cast) => pageParams.add(v, cast)));
       const text = [
         `SELECT ${[...selects.map((s, i) => `${s} AS c${i}`), ...keys.map((k, i) => `(${k.expr})::text AS k${i}`)].join(', ')}`,
         `FROM ${report.from}`,
@@ -156,7 +157,7 @@ export function compileReport(report: ReportDef, body: ReportQueryInput, o: { da
         `ORDER BY ${keys.map((k) => `${k.expr} ASC${k.nullable ? ' NULLS FIRST' : ''}`).join(', ')}`,
         `LIMIT ${Math.floor(limit)}`,
       ].join('\n');
-      return { text, params: pageParams };
+      return { text, params: pageParams.values };
     },
   };
 }

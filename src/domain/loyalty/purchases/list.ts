@@ -1,6 +1,7 @@
 // GET /purchases (spec 4.8): filters by contact, reference number and performed-on window.
 // Without performed_on_from the answer is the last 10 purchases (spec 8): the 10 most recently
 // performed that match the other filters, whatever page and size say.
+import { SqlParams } from '../../../db/sql-params';
 import type { OrgSql } from '../../../db/sql';
 
 export interface PurchaseQuery {
@@ -41,14 +42,13 @@ const SORT: Record<string, string> = {
 export const LAST_PURCHASES = 10;
 
 export async function listPurchases(sql: OrgSql, q: PurchaseQuery): Promise<{ rows: PurchaseRow[]; total: number }> {
-  const values: unknown[] = [];
-  const param = (v: unknown) => `$${values.push(v) + 1}`;
+  const params = new SqlParams();
   const where = ['p.organisation_id = $1'];
-  if (q.contactId !== undefined) where.push(`p.contact_id = ${param(q.contactId)}::uuid`);
-  if (q.reference_number !== undefined) where.push(`p.reference_number = ${param(q.reference_number)}`);
-  if (q.performed_on_from !== undefined) where.push(`p.performed_on >= to_timestamp(${param(q.performed_on_from)})`);
-  if (q.performed_on_to !== undefined) where.push(`p.performed_on < to_timestamp(${param(q.performed_on_to + 1)})`);
-  if (q.life_cycle_state !== undefined) where.push(`p.life_cycle_state = ${param(q.life_cycle_state)}`);
+  if (q.contactId !== undefined) where.push(`p.contact_id = ${params.add(q.contactId)}::uuid`);
+  if (q.reference_number !== undefined) where.push(`p.reference_number = ${params.add(q.reference_number)}`);
+  if (q.performed_on_from !== undefined) where.push(`p.performed_on >= to_timestamp(${params.add(q.performed_on_from)})`);
+  if (q.performed_on_to !== undefined) where.push(`p.performed_on < to_timestamp(${params.add(q.performed_on_to + 1)})`);
+  if (q.life_cycle_state !== undefined) where.push(`p.life_cycle_state = ${params.add(q.life_cycle_state)}`);
   const direction = q.order === 'ASC' ? 'ASC' : 'DESC';
   const columns = `p.id, p.number::text AS number, p.reference_number AS "referenceNumber", p.life_cycle_state AS "lifeCycleState",
     p.contact_id AS "contactId", p.account_id AS "accountId", p.currency_code AS "currencyCode", p.total_amount::text AS "totalAmount",
@@ -62,9 +62,9 @@ export async function listPurchases(sql: OrgSql, q: PurchaseQuery): Promise<{ ro
       ? // The last 10 first, then the page over them in the order asked.
         `SELECT ${columns}, (count(*) OVER ())::int AS total FROM (
            SELECT * FROM purchases p WHERE ${where.join(' AND ')} ORDER BY p.performed_on DESC, p.id DESC LIMIT ${LAST_PURCHASES}
-         ) p ${joins} ORDER BY ${order} LIMIT ${param(q.size)} OFFSET ${param((q.page - 1) * q.size)}`
+         ) p ${joins} ORDER BY ${order} ${params.page(q)}`
       : `SELECT ${columns}, (count(*) OVER ())::int AS total FROM purchases p ${joins}
-         WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${param(q.size)} OFFSET ${param((q.page - 1) * q.size)}`;
-  const rows = await sql.rows<PurchaseRow>(text, values);
+         WHERE ${where.join(' AND ')} ORDER BY ${order} ${params.page(q)}`;
+  const rows = await sql.rows<PurchaseRow>(text, params.values);
   return { rows, total: rows[0]?.total ?? 0 };
 }

@@ -3,6 +3,7 @@
 // life_cycle_state filter follows the same rule.
 import type { z } from 'zod';
 import type { voucherListQuery } from '../../../api/vouchers/schemas';
+import { SqlParams } from '../../../db/sql-params';
 import type { OrgSql } from '../../../db/sql';
 import { contactStatementParams } from '../../contacts/read-statement';
 import { notFound } from '../../errors';
@@ -60,21 +61,20 @@ const SORT: Record<NonNullable<VoucherListQuery['sort']>, string> = {
 };
 
 export async function listVouchers(sql: OrgSql, q: VoucherListQuery, now: Date = nowSeconds()): Promise<ListPage<VoucherView>> {
-  const values: unknown[] = [now];
-  const param = (v: unknown) => `$${values.push(v) + 1}`;
+  const params = new SqlParams(now);
   const where = ['v.organisation_id = $1'];
   if (q.contact_id !== undefined) {
     // The id or the code, by the rule of the contact paths (an id wins over an equal code).
     const [id, code] = contactStatementParams(q.contact_id);
-    const idParam = param(id);
-    const codeParam = param(code);
+    const idParam = params.add(id);
+    const codeParam = params.add(code);
     where.push(`v.contact_id = (SELECT c.id FROM contacts c WHERE c.organisation_id = $1 AND (c.id = ${idParam}::uuid OR c.code = ${codeParam}::text)
       ORDER BY (c.id = ${idParam}::uuid) DESC NULLS LAST LIMIT 1)`);
   }
-  if (q.voucher_type_id !== undefined) where.push(`v.voucher_type_id = ${param(q.voucher_type_id)}::uuid`);
-  if (q.number !== undefined) where.push(`v.number = ${param(q.number)}::text`);
-  if (q.classification !== undefined) where.push(`upper(v.classification) = upper(${param(q.classification)}::text)`);
-  if (q.category !== undefined) where.push(`upper(v.category) = upper(${param(q.category)}::text)`);
+  if (q.voucher_type_id !== undefined) where.push(`v.voucher_type_id = ${params.add(q.voucher_type_id)}::uuid`);
+  if (q.number !== undefined) where.push(`v.number = ${params.add(q.number)}::text`);
+  if (q.classification !== undefined) where.push(`upper(v.classification) = upper(${params.add(q.classification)}::text)`);
+  if (q.category !== undefined) where.push(`upper(v.category) = upper(${params.add(q.category)}::text)`);
   switch (q.life_cycle_state) {
     case 'ACTIVATED':
       where.push(`v.life_cycle_state = 'ACTIVATED' AND v.expiration_date > $2::timestamptz`);
@@ -84,7 +84,7 @@ export async function listVouchers(sql: OrgSql, q: VoucherListQuery, now: Date =
       break;
     case 'USED':
     case 'CANCELLED':
-      where.push(`v.life_cycle_state = ${param(q.life_cycle_state)}::text`);
+      where.push(`v.life_cycle_state = ${params.add(q.life_cycle_state)}::text`);
       break;
   }
   const direction = q.order === 'ASC' ? 'ASC' : 'DESC';
@@ -94,8 +94,8 @@ export async function listVouchers(sql: OrgSql, q: VoucherListQuery, now: Date =
      ${FROM}
      WHERE ${where.join(' AND ')}
      ORDER BY ${sort} ${direction} NULLS LAST, v.id ${direction}
-     LIMIT ${param(q.size)} OFFSET ${param((q.page - 1) * q.size)}`,
-    values,
+     ${params.page(q)}`,
+    params.values,
   );
   let total = rows[0]?.total ?? 0;
   if (!rows.length && q.page > 1) {
@@ -103,7 +103,7 @@ export async function listVouchers(sql: OrgSql, q: VoucherListQuery, now: Date =
     // $2 (the moment) is referenced even when no filter needs it: pg refuses an unused parameter.
     const [count] = await sql.rows<{ total: number }>(
       `SELECT count(*)::int AS total ${FROM} WHERE ${where.join(' AND ')} AND $2::timestamptz IS NOT NULL`,
-      values.slice(0, -2),
+      params.values.slice(0, -2),
     );
     total = count?.total ?? 0;
   }

@@ -1,5 +1,6 @@
 // The contact's money reads (spec 2.11, 4.1) and a wallet's balances per spend condition
 // (spec 2.4): one statement each on ctx.sql, amounts as text into Money.
+import { pageAt, pageValues, SqlParams } from '../../../db/sql-params';
 import type { OrgSql } from '../../../db/sql';
 import { SQL_NOW_SECONDS } from '../../clock';
 import { Money } from '../../money';
@@ -57,14 +58,13 @@ const SORT: Record<NonNullable<TransactionQuery['sort']>, string> = {
 };
 
 export async function contactTransactions(sql: OrgSql, contactId: string, q: TransactionQuery): Promise<{ rows: TransactionRow[]; total: number }> {
-  const values: unknown[] = [contactId];
-  const param = (v: unknown) => `$${values.push(v) + 1}`;
+  const params = new SqlParams(contactId);
   const where = ['t.organisation_id = $1', 't.contact_id = $2::uuid'];
-  if (q.created_on_from !== undefined) where.push(`t.created_at >= to_timestamp(${param(q.created_on_from)})`);
+  if (q.created_on_from !== undefined) where.push(`t.created_at >= to_timestamp(${params.add(q.created_on_from)})`);
   // Inclusive to the end of the given second.
-  if (q.created_on_to !== undefined) where.push(`t.created_at < to_timestamp(${param(q.created_on_to + 1)})`);
-  if (q.classification !== undefined) where.push(`t.classification = ${param(q.classification)}`);
-  if (q.life_cycle_state !== undefined) where.push(`t.life_cycle_state = ${param(q.life_cycle_state)}`);
+  if (q.created_on_to !== undefined) where.push(`t.created_at < to_timestamp(${params.add(q.created_on_to + 1)})`);
+  if (q.classification !== undefined) where.push(`t.classification = ${params.add(q.classification)}`);
+  if (q.life_cycle_state !== undefined) where.push(`t.life_cycle_state = ${params.add(q.life_cycle_state)}`);
   const direction = q.order === 'ASC' ? 'ASC' : 'DESC';
   const rows = await sql.rows<TransactionRow>(
     `SELECT t.id, t.account_id AS "accountId", t.wallet_id AS "walletId", t.number::text AS number, t.classification,
@@ -74,8 +74,8 @@ export async function contactTransactions(sql: OrgSql, contactId: string, q: Tra
      FROM wallet_transactions t LEFT JOIN wallets w ON w.id = t.wallet_id AND w.organisation_id = t.organisation_id
      WHERE ${where.join(' AND ')}
      ORDER BY ${SORT[q.sort ?? 'created_on']} ${direction}, t.id ${direction}
-     LIMIT ${param(q.size)} OFFSET ${param((q.page - 1) * q.size)}`,
-    values,
+     ${params.page(q)}`,
+    params.values,
   );
   return { rows, total: rows[0]?.total ?? 0 };
 }
@@ -100,13 +100,12 @@ WHERE l.organisation_id = $1 AND l.wallet_id = $2::uuid AND l.remaining > 0 AND 
   AND ($3::uuid IS NULL OR l.spend_condition_id = $3::uuid)
 GROUP BY l.spend_condition_id
 ORDER BY SUM(l.remaining) %DIR%, l.spend_condition_id NULLS FIRST
-LIMIT $4 OFFSET $5`;
+${pageAt(4)}`;
 
 export async function walletBalances(sql: OrgSql, walletId: string, spendConditionId: string | null, q: { order: 'ASC' | 'DESC'; page: number; size: number }): Promise<BalanceBucket[]> {
-  const { page, size } = q;
   const text = BALANCES.replace('%DIR%', q.order === 'ASC' ? 'ASC' : 'DESC');
   const rows = await sql.rows<{ spendConditionId: string | null; amount: string; d30: string; d60: string; d90: string; rest: string }>(text, [
-    walletId, spendConditionId, size, (page - 1) * size,
+    walletId, spendConditionId, ...pageValues(q),
   ]);
   return rows.map((r) => ({
     spendConditionId: r.spendConditionId,
