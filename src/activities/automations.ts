@@ -11,12 +11,13 @@ import type { ActivityDeps } from './deps';
 import { scopedClient } from '../db/tenancy';
 import type { Db, Tx } from '../db/client';
 import { evaluateFilters } from '../domain/automations/filters';
-import { entityIdOf, entityOfEvent } from '../domain/automations/catalogue';
+import { entityIdOf, entityOfEvent, stepAction } from '../domain/automations/catalogue';
 import { runPlanOf, runPlanSql, type RunPlan as StoredPlan, type StoredRunPlan } from '../domain/automations/definitions';
 import { createRecord, recordAttribute, recordReason, rejectPendingApprovals, type NewRecord, type RecordAttribute, type RecordStatus } from '../domain/automations/records';
-import { performAction, postsWebhook, type ActionOutcome, type RunContext } from '../domain/automations/actions';
+import type { Performer, StepWebhookRequest } from '../domain/automations/actions/define';
+import type { ActionOutcome, RunContext } from '../domain/automations/actions/run-context';
 import { writeWebhookStep } from '../domain/automations/webhook-step';
-import { AppError, notFound } from '../domain/errors';
+import { AppError, invalid, notFound } from '../domain/errors';
 import { automationRunWorkflowId, type AutomationRunInput, type StepResult } from '../workflows/contracts';
 import { attemptDelivery, LOG_RETRY_MS, type AttemptRequest } from '../domain/webhooks/delivery';
 import { pgSql } from '../db/sql';
@@ -119,10 +120,13 @@ export function automationActivities(deps: ActivityDeps) {
     };
   }
 
-  /** One action: its effect and its record in one transaction, then the starts that follow. */
-  async function runStep(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep): Promise<StepResult> {
+  /**
+   * One action: its effect and its record in one transaction, then the starts that follow.
+   * `performer`: its action's, none when the catalogue no longer has the action.
+   */
+  async function runStep(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep, performer?: Performer): Promise<StepResult> {
     const ctx = runContext(input, event, plan, step);
-    const record = (step.matched && postsWebhook(step.adaptor) && (await webhookStep(ctx))) || (await transactionStep(ctx, step));
+    const record = (step.matched && performer?.kind === 'webhook' && (await webhookStep(ctx, performer.request(ctx)))) || (await transactionStep(ctx, step, performer));
     const attributes = record.attributes as unknown as RecordAttribute[];
     // Also for a record found by a retried call: its first attempt may not have been made (or logged).
     const requestId = attributes.find((a) => a.key === 'webhook_request_id')?.value as string | undefined;
@@ -139,10 +143,10 @@ export function automationActivities(deps: ActivityDeps) {
    * only write before its attempt). Null when the webhook is not there: the transaction step
    * records the refusal.
    */
-  async function webhookStep(ctx: RunContext): Promise<StepRecord | null> {
+  async function webhookStep(ctx: RunContext, request: StepWebhookRequest): Promise<StepRecord | null> {
     const sql = pgSql(deps.pool, ctx.organisationId);
     const hold = firstAttemptInRun() ? HOLD_SECONDS(deps.config.WEBHOOK_TIMEOUT_MS) : null;
-    const step = await writeWebhookStep(sql, deps.config, ctx, hold);
+    const step = await writeWebhookStep(sql, deps.config, ctx, request, hold);
     if (step.written) {
       if (hold === null) deps.afterWrite?.();
       return { id: step.recordId, status: 'COMPLETED', attributes: step.attributes, request: step.request };
@@ -150,23 +154,28 @@ export function automationActivities(deps: ActivityDeps) {
     return step.hook ? (await findRecord(org(ctx.organisationId), ctx)) : null;
   }
 
-  /** Any other action (and a webhook action whose webhook is gone): look for the record, else act and record. */
-  async function transactionStep(ctx: RunContext, step: RunStep): Promise<StepRecord> {
+  /**
+   * Any other action (a step whose filters do not hold, a webhook action whose webhook is gone, one
+   * the catalogue no longer has): look for the record, else act and record.
+   */
+  async function transactionStep(ctx: RunContext, step: RunStep, performer?: Performer): Promise<StepRecord> {
     const record = await inOrgTransaction(deps.db, ctx.organisationId, async (tx) => {
       const found = await findRecord(tx, ctx);
       if (found) return found;
       let outcome: ActionOutcome;
       if (!step.matched) {
         outcome = { status: 'SKIPPED', attributes: [recordAttribute('reason', 'Reason', 'STRING', step.reason ?? 'filters not met')] };
-      } else if (postsWebhook(step.adaptor)) {
-        outcome = failed(notFound('Webhook', 'webhook_id'));
-      } else {
+      } else if (performer?.kind === 'transaction') {
         try {
-          outcome = await performAction(tx, deps, ctx);
+          outcome = await performer.perform(tx, deps, ctx);
         } catch (err) {
           if (!(err instanceof AppError) || err.status >= 500) throw err;
           outcome = failed(err);
         }
+      } else {
+        // A webhook action whose webhook is gone, or an action the catalogue no longer has (an approval
+        // whose filters hold is opened by runAutomation, never here).
+        outcome = failed(performer ? notFound('Webhook', 'webhook_id') : invalid('adaptor_action', `${step.adaptor}/${step.adaptorAction} has no run-time behaviour`));
       }
       return createRecord(tx, ctx.organisationId, recordInput(ctx, outcome.status, outcome.attributes));
     });
@@ -174,19 +183,11 @@ export function automationActivities(deps: ActivityDeps) {
     return record;
   }
 
-  /** Opens an approval request: its record, PENDING. */
-  async function openApproval(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep): Promise<StepResult> {
+  /** Opens an approval request: its record, PENDING, with the attributes its action gives it. */
+  async function openApproval(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep, opened: (ctx: RunContext) => RecordAttribute[]): Promise<StepResult> {
     const ctx = runContext(input, event, plan, step);
-    // timeout_seconds always has a value: runPlanOf fills in the catalogue's default.
-    const timeout = Number(step.parameters.timeout_seconds);
-    const attributes = [
-      recordAttribute('status', 'Status', 'STRING', 'PENDING'),
-      recordAttribute('timeout_on', 'Decide before', 'DATE', String(Math.floor(Date.now() / 1000) + timeout)),
-      ...(step.parameters.approver_user_id ? [recordAttribute('approver_user_id', 'Approver', 'STRING', step.parameters.approver_user_id)] : []),
-      ...(step.parameters.approval_entity_type ? [recordAttribute('approval_entity_type', 'Entity type', 'STRING', step.parameters.approval_entity_type)] : []),
-    ];
     // A repeated call finds the first record (and its decision, if one was made meanwhile).
-    const record = await createRecord(org(input.organisationId), input.organisationId, recordInput(ctx, 'PENDING', attributes));
+    const record = await createRecord(org(input.organisationId), input.organisationId, recordInput(ctx, 'PENDING', opened(ctx)));
     return { recordId: record.id, status: record.status };
   }
 
@@ -220,11 +221,12 @@ export function automationActivities(deps: ActivityDeps) {
       const steps: RunProgress['steps'] = [];
       for (let at = from; at < plan.steps.length; at++) {
         const step = plan.steps[at];
-        if (step.matched && step.adaptorAction === 'REQUEST_APPROVAL') {
-          const opened = await openApproval(input, event, plan, step);
+        const performer = stepAction(step)?.performer;
+        if (step.matched && performer?.kind === 'approval') {
+          const opened = await openApproval(input, event, plan, step, performer.opened);
           return { plan, steps, stopped: false, approval: { at, ...opened } };
         }
-        const result = await runStep(input, event, plan, step);
+        const result = await runStep(input, event, plan, step, performer);
         steps.push({ actionId: step.actionId, adaptorAction: step.adaptorAction, ...result });
         if (result.status === 'FAILED') return { plan, steps, stopped: true };
         if (!Context.current().info.isLocal) Context.current().heartbeat(at);

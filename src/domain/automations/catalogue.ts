@@ -1,11 +1,14 @@
 // The automation catalogue (spec 2.8, 6; docs/automations.md "Catalogue"): the entities an
 // automation binds to with their trigger events and filterable attributes, and the adaptors with
-// their actions and each action's parameters. Pure data and lookups: published by
+// their actions (each action declared once in ./actions/). Pure data and lookups: published by
 // GET /automation_events and GET /adaptors, read by the definitions' validation and by the runs.
 import { createHash } from 'node:crypto';
 import { CHANNELS } from '../communications/integration-settings';
 import { isId, normaliseId } from '../ids';
 import type { Classification } from '../money/ledger/entries';
+import { ACTIONS } from './actions';
+import { ADAPTOR_LIST } from './actions/adaptors';
+import type { ActionDeclaration } from './actions/define';
 
 // ---------------------------------------------------------------- attributes and entities
 
@@ -210,45 +213,11 @@ export function entityAttribute(entity: string, code: string): AttributeDef | un
   return entityDef(entity)?.attributes.find((a) => a.code === code);
 }
 
-// ---------------------------------------------------------------- adaptors, actions, parameters
+// ---------------------------------------------------------------- adaptors and actions
 
-/**
- * INTEGER (min..max), UUID (naming a record of `ref` in the organisation: 404 otherwise), ENUM
- * (one of `values`), STRING (up to `max` characters).
- */
-export type ParameterValueType = 'STRING' | 'INTEGER' | 'UUID' | 'ENUM';
-export type ParameterRef = 'webhook' | 'template' | 'integration' | 'user' | 'department' | 'user_role' | 'organisation';
-
-export interface ParameterDef {
-  key: string;
-  /** The spec's parameter_type: what the value means (APPROVAL_ENTITY_TYPE, SUPPLY_METHOD, ...). */
-  parameterType: string;
-  valueType: ParameterValueType;
-  required: boolean;
-  description: string;
-  defaultValue?: string;
-  min?: number;
-  max?: number;
-  values?: readonly string[];
-  ref?: ParameterRef;
-  /** A STRING rendered with `{{contact.<field>}}` placeholders: an unknown one is refused when stored. */
-  placeholders?: boolean;
-}
-
-/** At least one of the groups must be complete: template_id, or subject with content. */
-export interface ParameterRule {
-  oneOf: string[][];
-  message: string;
-}
-
-export interface ActionDef {
+/** An action as one adaptor lists it: its declaration (./actions) with the id it has there. */
+export interface ActionDef extends ActionDeclaration {
   id: string;
-  code: string;
-  name: string;
-  /** What it does, in a business user's words (GET /adaptors; the console's action picker). */
-  description: string;
-  parameters: ParameterDef[];
-  rules: ParameterRule[];
 }
 
 export interface AdaptorDef {
@@ -267,113 +236,15 @@ export function stableId(name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-const p = (key: string, parameterType: string, valueType: ParameterValueType, required: boolean, description: string, extra: Partial<ParameterDef> = {}): ParameterDef => ({
-  key, parameterType, valueType, required, description, ...extra,
+export const ADAPTORS: readonly AdaptorDef[] = ADAPTOR_LIST.map(({ code, name }) => {
+  // An action code shared by two adaptors is two actions (own id, own records).
+  const actions = ACTIONS.filter((a) => a.adaptors.includes(code)).map((a) => ({ ...a, id: stableId(`adaptor_action:${code}:${a.code}`) }));
+  if (!actions.length) throw new Error(`catalogue: no action names the adaptor ${code}`);
+  return { id: stableId(`adaptor:${code}`), code, name, actions };
 });
 
-const uuid = (key: string, parameterType: string, ref: ParameterRef, required: boolean, description: string) => p(key, parameterType, 'UUID', required, description, { ref });
-
-const MESSAGE = [
-  uuid('template_id', 'TEMPLATE', 'template', false, "The template to send, in the contact's language; or write a subject and content instead."),
-  p('subject', 'SUBJECT', 'STRING', false, "The subject when no template is chosen; placeholders such as {{contact.first_name}} are filled in for the event's contact.", { max: 500, placeholders: true }),
-  p('content', 'CONTENT', 'STRING', false, "The plain-text message when no template is chosen; placeholders as in the subject.", { max: 20000, placeholders: true }),
-  uuid('integration_id', 'INTEGRATION', 'integration', false, "What sends it; empty: the organisation's integration of the channel, else for e-mail the service's own mailer."),
-];
-const MESSAGE_RULE: ParameterRule = { oneOf: [['template_id'], ['subject', 'content']], message: 'Choose a template, or write both a subject and content (template_id, or subject and content)' };
-
-const userId = (required = true) => uuid('user_id', 'USER', 'user', required, 'A user of the organisation.');
-const departmentId = () => uuid('department_id', 'DEPARTMENT', 'department', true, 'A department of the organisation.');
-const userRoleId = () => uuid('user_role_id', 'USER_ROLE', 'user_role', true, 'A user role of the organisation.');
-const organisationId = (required = true) =>
-  uuid('organisation_id', 'ORGANISATION', 'organisation', required, 'The tenant or a unit of its business network (GET /organisations).');
-const supplyMethod = () => p('supply_method', 'SUPPLY_METHOD', 'ENUM', false, 'How the order reaches the customer.', { values: ['DELIVERY', 'PICK_UP'], defaultValue: 'DELIVERY' });
-const webhookId = () => uuid('webhook_id', 'WEBHOOK', 'webhook', true, 'The webhook to call; its URL, method and authentication are set on the webhook.');
-
-type ActionSpec = [code: string, name: string, parameters: ParameterDef[], rules?: ParameterRule[]];
-
-const ACTION_SPECS: Record<string, ActionSpec> = Object.fromEntries(
-  ([
-    ['REQUEST_APPROVAL', 'Request Approval', [
-      p('timeout_seconds', 'TIMEOUT', 'INTEGER', false, 'How long the request waits for a decision before it is REJECTED.', { min: 1, max: 31_536_000, defaultValue: '604800' }),
-      uuid('approver_user_id', 'USER', 'user', false, 'The user who decides (informational).'),
-      p('approval_entity_type', 'APPROVAL_ENTITY_TYPE', 'STRING', false, 'What is approved, shown on the record.', { max: 100 }),
-    ]],
-    ['UPDATE_CONTENT', 'Update Content', [
-      p('custom_field_key', 'CUSTOM_FIELD_KEY', 'STRING', true, "The custom field of the event's record to set.", { max: 100 }),
-      p('custom_field_value', 'CUSTOM_FIELD_VALUE', 'STRING', true, 'Its new value.', { max: 2000 }),
-    ]],
-    ['COMMUNICATE_CUSTOMER', 'Communicate Customer', [
-      ...MESSAGE,
-      p('channel', 'CHANNEL', 'ENUM', false, 'The channel.', { values: ['EMAIL', 'SMS', 'INAPP'], defaultValue: 'EMAIL' }),
-    ], [MESSAGE_RULE]],
-    ['COMMUNICATE_USER', 'Communicate User', [userId(), ...MESSAGE], [MESSAGE_RULE]],
-    ['ASSIGN_SPECIFIC_USER', 'Assign To A Specific User', [userId()]],
-    ['FULFILLED_BY_SPECIFIC_ORGANISATION', 'Fulfilled By Specific Organisation', [organisationId(), supplyMethod()]],
-    ['ASSIGN_SPECIFIC_DEPARTMENT', 'Assign To Specific Department', [departmentId()]],
-    ['FULFILLED_BY_NEAREST_LOCATION', 'Fulfilled By Nearest Location', [organisationId(false), supplyMethod()]],
-    ['FULFILLED_BY_POST_CODE_COVERAGE', 'Fulfilled Based On Post Code Coverage', [supplyMethod()]],
-    ['ASSIGN_USER_OF_SPECIFIC_DEPARTMENT', 'Assign To User Of A Specific Department', [departmentId()]],
-    ['ASSIGN_USER_OF_SPECIFIC_USER_ROLE', 'Assign To User Of A Specific User Role', [userRoleId()]],
-    ['FULFILLED_BY_USER_OF_SPECIFIC_USER_ROLE', 'Fulfilled By User Of A Specific User Role', [userRoleId()]],
-    ['FULFILLED_BY_SPECIFIC_USER', 'Fulfilled By Specific User', [userId()]],
-    ['POST_WEBHOOK', 'POST Webhook', [webhookId()]],
-    ['PUT_WEBHOOK', 'Put Webhook', [webhookId()]],
-    ['PROVISION_ORDER_TO_POS_SYSTEM_1', 'Provision Order To POS System 1', [webhookId()]],
-    ['PROVISION_ORDER_TO_POS_SYSTEM_2', 'Provision Order To POS System 2', [webhookId()]],
-  ] as ActionSpec[]).map((s) => [s[0], s]),
-);
-
-const ACTION_DESCRIPTIONS: Record<string, string> = {
-  REQUEST_APPROVAL: 'Waits until a user approves or rejects (the Approvals inbox); rejected or timed out, the actions after it do not run.',
-  UPDATE_CONTENT: "Sets a custom field of the event's contact.",
-  COMMUNICATE_CUSTOMER: "Sends the event's contact a message: e-mail, SMS or in-app.",
-  COMMUNICATE_USER: "E-mails one of your organisation's users (a colleague), not the customer.",
-  ASSIGN_SPECIFIC_USER: 'Assigns the order or service request to the user chosen.',
-  FULFILLED_BY_SPECIFIC_ORGANISATION: 'The organisation or unit chosen fulfils the order or service request.',
-  ASSIGN_SPECIFIC_DEPARTMENT: 'Assigns the order or service request to the department chosen.',
-  FULFILLED_BY_NEAREST_LOCATION: "The location nearest to the customer's address fulfils the order.",
-  FULFILLED_BY_POST_CODE_COVERAGE: "The unit whose post-code coverage includes the customer's post code fulfils the order.",
-  ASSIGN_USER_OF_SPECIFIC_DEPARTMENT: 'Assigns it to a user of the department chosen.',
-  ASSIGN_USER_OF_SPECIFIC_USER_ROLE: 'Assigns it to a user with the role chosen.',
-  FULFILLED_BY_USER_OF_SPECIFIC_USER_ROLE: 'A user with the role chosen fulfils it.',
-  FULFILLED_BY_SPECIFIC_USER: 'The user chosen fulfils it.',
-  POST_WEBHOOK: "Sends the event to one of your webhooks (your CRM or another system): signed, retried until delivered, with the webhook's own method.",
-  PUT_WEBHOOK: "The same as POST Webhook (the request also goes with the webhook's own method).",
-  PROVISION_ORDER_TO_POS_SYSTEM_1: 'Sends the order to point-of-sale system 1, whose endpoint is set up as a webhook.',
-  PROVISION_ORDER_TO_POS_SYSTEM_2: 'Sends the order to point-of-sale system 2, whose endpoint is set up as a webhook.',
-};
-
-const ADAPTOR_SPECS: Array<[code: string, name: string, actions: string[]]> = [
-  ['APPROVAL_REQUESTS', 'Approval Requests', ['REQUEST_APPROVAL']],
-  ['AUTOMATIC_CONTENT_UPDATES', 'Automatic Content Updates', ['UPDATE_CONTENT']],
-  ['COMMUNICATIONS', 'Communications', ['COMMUNICATE_CUSTOMER', 'COMMUNICATE_USER']],
-  ['ORDER_PROVISION', 'Order Provision', [
-    'ASSIGN_SPECIFIC_USER', 'FULFILLED_BY_SPECIFIC_ORGANISATION', 'ASSIGN_SPECIFIC_DEPARTMENT', 'FULFILLED_BY_NEAREST_LOCATION', 'FULFILLED_BY_POST_CODE_COVERAGE',
-  ]],
-  ['SERVICE_REQUEST_PROVISION', 'Service Request Provision', [
-    'ASSIGN_SPECIFIC_USER', 'FULFILLED_BY_SPECIFIC_ORGANISATION', 'ASSIGN_SPECIFIC_DEPARTMENT', 'ASSIGN_USER_OF_SPECIFIC_DEPARTMENT',
-    'ASSIGN_USER_OF_SPECIFIC_USER_ROLE', 'FULFILLED_BY_USER_OF_SPECIFIC_USER_ROLE', 'FULFILLED_BY_SPECIFIC_USER',
-  ]],
-  ['WEBHOOKS', 'Webhooks', ['POST_WEBHOOK', 'PUT_WEBHOOK']],
-  ['POS_SYSTEM_1', 'POS System 1 Order Provision', ['PROVISION_ORDER_TO_POS_SYSTEM_1']],
-  ['POS_SYSTEM_2', 'POS System 2 Order Provision', ['PROVISION_ORDER_TO_POS_SYSTEM_2']],
-];
-
-export const ADAPTORS: readonly AdaptorDef[] = ADAPTOR_SPECS.map(([code, name, actions]) => ({
-  id: stableId(`adaptor:${code}`),
-  code,
-  name,
-  // An action code shared by two adaptors is two actions (own id, own records).
-  actions: actions.map((a) => {
-    const [actionCode, actionName, parameters, rules = []] = ACTION_SPECS[a];
-    const description = ACTION_DESCRIPTIONS[actionCode];
-    if (!description) throw new Error(`catalogue: the action ${actionCode} has no description`);
-    return { id: stableId(`adaptor_action:${code}:${actionCode}`), code: actionCode, name: actionName, description, parameters, rules };
-  }),
-}));
-
-export const ADAPTOR_CODES = ADAPTOR_SPECS.map(([code]) => code) as [string, ...string[]];
-export const ADAPTOR_ACTION_CODES = Object.keys(ACTION_SPECS) as [string, ...string[]];
+export const ADAPTOR_CODES = ADAPTOR_LIST.map((a) => a.code) as [string, ...string[]];
+export const ADAPTOR_ACTION_CODES = ACTIONS.map((a) => a.code) as [string, ...string[]];
 
 /** An adaptor by code or id (ids in any case). */
 export function findAdaptor(codeOrId: string): AdaptorDef | undefined {
@@ -385,6 +256,12 @@ export function findAdaptor(codeOrId: string): AdaptorDef | undefined {
 export function findAction(adaptor: AdaptorDef, codeOrId: string): ActionDef | undefined {
   const key = lookupKey(codeOrId);
   return adaptor.actions.find((a) => a.code.toLowerCase() === key || a.id === key);
+}
+
+/** The action a stored step names by its codes; none once the catalogue no longer has it. */
+export function stepAction(step: { adaptor: string; adaptorAction: string }): ActionDef | undefined {
+  const adaptor = findAdaptor(step.adaptor);
+  return adaptor && findAction(adaptor, step.adaptorAction);
 }
 
 /** Codes are matched case-insensitively; ids in either GUID form. */

@@ -6,7 +6,7 @@ import { audit, type AuditActor } from '../audit';
 import { conflict, invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import { pageOf, within, type ListArgs, type ListPage } from '../lists';
-import { entityDef, findAction, findAdaptor } from './catalogue';
+import { entityDef, findAction, findAdaptor, stepAction } from './catalogue';
 import { checkFilterGroups, type StoredFilterGroup } from './filters';
 import { checkParameters, checkReferences, parameterValues, type Reference, type StoredParameter } from './parameters';
 import type { ActionItemInput, AutomationInput, AutomationPatch } from './types';
@@ -195,10 +195,9 @@ export function runPlanOf(row: StoredRunPlan | null): RunPlan | null {
     automation: { id: row.id, name: row.name, state: row.lifeCycleState as AutomationState, entity: row.entity, event: row.event },
     actions: row.actions.map((a) => {
       const parameterList = (a.parameters ?? []) as StoredParameter[];
-      const adaptor = findAdaptor(a.adaptor);
       return {
         id: a.id, order: a.position, path: a.path, adaptor: a.adaptor, adaptorAction: a.adaptorAction,
-        parameters: parameterValues(adaptor && findAction(adaptor, a.adaptorAction), parameterList),
+        parameters: parameterValues(stepAction(a), parameterList),
         parameterList,
         filters: (a.filters ?? []) as StoredFilterGroup[],
       };

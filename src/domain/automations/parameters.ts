@@ -4,7 +4,7 @@ import type { Tx } from '../../db/client';
 import { invalid, notFound } from '../errors';
 import { isId, normaliseId } from '../ids';
 import { PLACEHOLDER_FIELDS, unknownPlaceholders } from '../communications/render';
-import type { ActionDef, ParameterDef, ParameterRef } from './catalogue';
+import type { ActionDeclaration, ParameterDef, ParameterRef } from './actions/define';
 
 type Scalar = string | number | boolean;
 
@@ -40,7 +40,7 @@ export interface Reference {
  * (a required parameter missing). `references` collects the GUIDs to look up.
  */
 export function checkParameters(
-  action: ActionDef, input: ParameterInput[], path: string, idOf: (given?: string | null) => string, references: Reference[],
+  action: ActionDeclaration, input: ParameterInput[], path: string, idOf: (given?: string | null) => string, references: Reference[],
 ): StoredParameter[] {
   const seen = new Set<string>();
   const stored = input.map((given, m) => {
@@ -133,7 +133,7 @@ async function exists(tx: Tx, organisationId: string, ref: ParameterRef, id: str
 }
 
 /** The parameters as key → value, with the catalogue's defaults for those not given. */
-export function parameterValues(action: ActionDef | undefined, stored: StoredParameter[]): Record<string, string> {
+export function parameterValues(action: ActionDeclaration | undefined, stored: StoredParameter[]): Record<string, string> {
   const values: Record<string, string> = {};
   for (const def of action?.parameters ?? []) if (def.defaultValue !== undefined) values[def.key] = def.defaultValue;
   for (const p of stored) values[p.parameter_key] = p.parameter_from_value;

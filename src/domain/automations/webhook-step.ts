@@ -10,7 +10,8 @@ import type { Config } from '../../config';
 import { newId } from '../ids';
 import { WEBHOOK_COLUMNS, type AttemptRequest } from '../webhooks/delivery';
 import { requestBody } from '../webhooks/requests';
-import { webhookRequestOf, type RunContext } from './actions';
+import type { StepWebhookRequest } from './actions/define';
+import type { RunContext } from './actions/run-context';
 import { recordAttribute, type RecordAttribute } from './records';
 
 // $2-$13 the request, $14-$21 the record, $22-$30 the intent.
@@ -44,9 +45,13 @@ export type WebhookStepResult =
   /** Nothing written: the webhook is not the organisation's (`hook` false), or a first call wrote it all. */
   | { written: false; hook: boolean };
 
-/** `holdSeconds`: null when the run makes no first attempt (the delivery workflow makes them all). */
-export async function writeWebhookStep(sql: OrgSql, config: Pick<Config, 'WEBHOOK_RETRY_SCHEDULE'>, ctx: RunContext, holdSeconds: number | null): Promise<WebhookStepResult> {
-  const request = webhookRequestOf(ctx);
+/**
+ * `request`: the action's (its performer's); `holdSeconds`: null when the run makes no first
+ * attempt (the delivery workflow makes them all).
+ */
+export async function writeWebhookStep(
+  sql: OrgSql, config: Pick<Config, 'WEBHOOK_RETRY_SCHEDULE'>, ctx: RunContext, request: StepWebhookRequest, holdSeconds: number | null,
+): Promise<WebhookStepResult> {
   const requestId = newId();
   const attributes = [
     recordAttribute('webhook_request_id', 'Webhook request', 'STRING', requestId),

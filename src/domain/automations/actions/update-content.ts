@@ -1,0 +1,43 @@
+// Update Content (Automatic Content Updates): sets one custom field of the event's contact, audited.
+import { audit } from '../../audit';
+import { conflict, notFound } from '../../errors';
+import { newId } from '../../ids';
+import { recordAttribute } from '../records';
+import { defineAction, parameter } from './define';
+import { contactIdOf, systemActor } from './run-context';
+
+export const updateContent = defineAction({
+  code: 'UPDATE_CONTENT',
+  name: 'Update Content',
+  description: "Sets a custom field of the event's contact.",
+  adaptors: ['AUTOMATIC_CONTENT_UPDATES'],
+  parameters: [
+    parameter('custom_field_key', 'CUSTOM_FIELD_KEY', 'STRING', true, "The custom field of the event's record to set.", { max: 100 }),
+    parameter('custom_field_value', 'CUSTOM_FIELD_VALUE', 'STRING', true, 'Its new value.', { max: 2000 }),
+  ],
+  performer: {
+    kind: 'transaction',
+    async perform(tx, _deps, ctx) {
+      const { custom_field_key: key, custom_field_value: value } = ctx.step.parameters;
+      const contactId = contactIdOf(ctx);
+      const contact = await tx.contact.findFirst({ where: { organisationId: ctx.organisationId, id: contactId }, select: { isAnonymized: true } });
+      if (!contact) throw notFound('Contact', 'contact_id');
+      if (contact.isAnonymized) throw conflict('CONTACT_ANONYMIZED', 'the contact is anonymized: nothing is written to it', 'contact_id');
+      const before = await tx.contactCustomField.findFirst({ where: { organisationId: ctx.organisationId, contactId, key } });
+      await tx.contactCustomField.upsert({
+        where: { contactId_key: { contactId, key } },
+        create: { id: newId(), organisationId: ctx.organisationId, contactId, key, value },
+        update: { value },
+      });
+      await audit(tx, systemActor(ctx), { action: 'UPDATE', entityType: 'contact', entityId: contactId, changes: { custom_field_keys: [key] } });
+      return {
+        status: 'COMPLETED',
+        attributes: [
+          recordAttribute('custom_field_key', 'Custom field', 'STRING', key),
+          recordAttribute('custom_field_value', 'New value', 'STRING', value),
+          recordAttribute('previous_value', 'Previous value', 'STRING', before?.value ?? ''),
+        ],
+      };
+    },
+  },
+});
