@@ -6,7 +6,6 @@ import type { Pool } from 'pg';
 import { pgSql } from '../db/sql';
 import { attemptDelivery, type AttemptInput, type RequestState } from '../domain/webhooks/delivery';
 import { checkIds } from './ownership';
-import type { WebhookDeliveryInput } from '../workflows/contracts';
 
 export type { AttemptInput, RequestState };
 

@@ -1,6 +1,5 @@
 import express, { type Request, type Response } from 'express';
-import type { Config } from '../config';
-import type { Database, Tx } from '../db/client';
+import type { Tx } from '../db/client';
 import { pgSql, txSql, type OrgSql } from '../db/sql';
 import { scopedClient } from '../db/tenancy';
 import { AppError, invalid } from '../domain/errors';

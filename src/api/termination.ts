@@ -1,20 +1,19 @@
 // POST /accounts/{id}/life_cycle_state with TERMINATED: the refusals are answered at once; the
 // move itself is the account-termination workflow (docs/money.md). The request records its intent
-// in its transaction (src/temporal/intents.ts), and once that committed waits a bounded time for
+// in its transaction (requestTermination), and once that committed waits a bounded time for
 // the run the outbox dispatcher starts (or the one already running: the same workflow id).
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../domain/errors';
 import { ERROR_CODES, type ErrorCode } from '../domain/error-codes';
-import { claimTermination, planTermination } from '../domain/money/termination';
-import { recordIntent } from '../temporal/intents';
+import { planTermination, requestTermination } from '../domain/money/termination';
 import { terminationWorkflowId } from '../workflows/contracts';
 import { z } from 'zod';
 import { actorOf } from '../domain/audit';
 import { moveAccount } from '../domain/accounts/life-cycle';
 import type { AppDeps } from './deps';
-import { route, type RequestContext, type RouteDef } from './route';
+import { route, type RouteDef } from './route';
 import { idParams, idResponse, zId } from './validation';
 
 /** How long the request waits for the workflow before answering 503 (it completes later). */
@@ -22,15 +21,6 @@ export const TERMINATION_WAIT_MS = 20_000;
 
 /** How often the wait looks again for a run the dispatcher has not started yet. */
 const NOT_STARTED_POLL_MS = 100;
-
-/** In the request's transaction: the workflow's intent. */
-async function recordTermination(ctx: RequestContext, accountId: string, targetAccountId: string): Promise<void> {
-  await recordIntent(ctx.sql, {
-    kind: 'start', workflow: 'accountTerminationWorkflow', workflowId: terminationWorkflowId(accountId),
-    input: { organisationId: ctx.organisationId, accountId, targetAccountId, actor: { type: ctx.actor.type, id: ctx.actor.id, requestId: ctx.requestId } },
-    search: { entityType: 'ACCOUNTS', entityId: accountId },
-  });
-}
 
 /** After the commit: the run's result, or 503 when it takes longer than TERMINATION_WAIT_MS. */
 export async function awaitTermination(client: Client, accountId: string): Promise<void> {
@@ -106,7 +96,10 @@ export function accountLifeCycleRoute(deps: AppDeps): RouteDef {
       body.life_cycle_state === 'TERMINATED' ? { terminate: !(await planTermination(ctx.db, params.id, body.transfer_to_account_id)).done } : undefined,
     handler: async ({ ctx, params, body, prepared }) => {
       if (body.life_cycle_state !== 'TERMINATED') return moveAccount(ctx.db, actorOf(ctx), params.id, body.life_cycle_state);
-      if (prepared?.terminate && (await claimTermination(ctx.sql, params.id, body.transfer_to_account_id!))) await recordTermination(ctx, params.id, body.transfer_to_account_id!);
+      if (prepared?.terminate) {
+        const requester = { type: ctx.actor.type, id: ctx.actor.id, requestId: ctx.requestId };
+        await requestTermination(ctx.sql, ctx.organisationId, params.id, body.transfer_to_account_id!, requester);
+      }
       return { id: params.id };
     },
     afterCommit: async ({ params, prepared }) => (prepared?.terminate ? awaitTermination(deps.workflows, params.id) : undefined),

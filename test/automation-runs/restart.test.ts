@@ -12,7 +12,8 @@ import { createPrismaClient, type Db } from '../../src/db/client';
 import type { DatabaseInfo } from '../../src/db/embedded';
 import { txSql } from '../../src/db/sql';
 import { loadConfig } from '../../src/config';
-import { recordWebhookDelivery } from '../../src/temporal/starters';
+import { recordIntent } from '../../src/temporal/intents';
+import { webhookDelivery } from '../../src/domain/webhooks/requests';
 import { api, serviceCa } from '../support/api';
 import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
@@ -104,7 +105,7 @@ test('events survive kills: dispatched after a restart once, never run twice; an
     const row = await tx.webhookRequest.create({
       data: { ...copy, id: randomUUID(), state: 'PENDING', retries: 0, causeKey: `orphan:${contact}`, body: { type: 'ORPHAN', data: { orphan: contact } } },
     });
-    await recordWebhookDelivery(txSql(tx, row.organisationId), loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,1s' }), row.organisationId, row.id, { automationId: direct });
+    await recordIntent(txSql(tx, row.organisationId), webhookDelivery(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,1s' }), row.organisationId, row.id, { automationId: direct }));
     return row;
   });
   await new Promise((r) => setTimeout(r, 1500));

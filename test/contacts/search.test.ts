@@ -1,6 +1,6 @@
 // GET /contacts: every filter of spec 4.1, sorting, paging, financials and metrics, tenancy.
 import { createTenant, type Tenant } from '../support/tenants';
-import { call, createContact, expectError, getContact, search, unique } from './contact-helpers';
+import { createContact, expectError, getContact, search, unique } from './contact-helpers';
 
 let t: Tenant;
 let key: string;

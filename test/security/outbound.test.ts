@@ -2,7 +2,7 @@
 // test service allows 127.0.0.1/32 and ::1/128 (OUTBOUND_ALLOW_CIDRS); 127.0.0.2 is loopback
 // outside that list, reachable on Linux, so receivers there prove a refusal never connects.
 // A "send-time" refusal rewrites a stored target in the database, as a DNS change would.
-import { Client, Connection } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,9 +12,9 @@ import { loadConfig } from '../../src/config';
 import type { Db, Tx } from '../../src/db/client';
 import { scopedClient } from '../../src/db/tenancy';
 import { newId } from '../../src/domain/ids';
-import { createWebhookRequest } from '../../src/domain/webhooks/requests';
+import { createWebhookRequest, webhookDelivery } from '../../src/domain/webhooks/requests';
 import { txSql } from '../../src/db/sql';
-import { recordWebhookDelivery } from '../../src/temporal/starters';
+import { recordIntent } from '../../src/temporal/intents';
 import { createContact, eventually, settled as communicationSettled } from '../communications/helpers';
 import { createId, expectError, openDatabase } from '../money/helpers';
 import { api } from '../support/api';
@@ -26,7 +26,6 @@ import { connectTemporal } from '../support/temporal';
 let t: Tenant;
 let root: Db;
 let connection: Connection;
-let temporal: Client;
 let contactId: string;
 const closers: Array<() => Promise<unknown>> = [];
 const HINT = '(an operator can allow addresses with OUTBOUND_ALLOW_CIDRS)';
@@ -35,7 +34,6 @@ beforeAll(async () => {
   t = await createTenant('Outbound gateway');
   root = openDatabase();
   connection = await connectTemporal();
-  temporal = new Client({ connection });
   contactId = await createContact(t.secretKey, { first_name: 'Out', email_address: 'out@shop.test', phones: [{ number: '+357 99 000 222' }] });
 });
 
@@ -105,7 +103,7 @@ async function webhookTest(webhookId: string) {
 /** A webhook request as an automation makes one, delivered by its workflow, settled. */
 async function webhookAttempt(webhookId: string) {
   const made = await createWebhookRequest(db(), t.organisationId, { webhookId, type: 'REGISTER_CONTACT', data: { contact: { id: contactId } }, causeKey: `outbound:${newId()}` });
-  await recordWebhookDelivery(txSql(db(), t.organisationId), loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,1s' }), t.organisationId, made.id);
+  await recordIntent(txSql(db(), t.organisationId), webhookDelivery(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,1s' }), t.organisationId, made.id));
   return requestSettled(made.id);
 }
 

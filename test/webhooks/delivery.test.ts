@@ -7,9 +7,9 @@ import { loadConfig } from '../../src/config';
 import type { Db, Tx } from '../../src/db/client';
 import { scopedClient } from '../../src/db/tenancy';
 import { newId } from '../../src/domain/ids';
-import { createWebhookRequest } from '../../src/domain/webhooks/requests';
+import { createWebhookRequest, webhookDelivery } from '../../src/domain/webhooks/requests';
 import { txSql } from '../../src/db/sql';
-import { recordWebhookDelivery } from '../../src/temporal/starters';
+import { recordIntent } from '../../src/temporal/intents';
 import { webhookRequestWorkflowId } from '../../src/workflows/contracts';
 import { eventually } from '../communications/helpers';
 import { openDatabase } from '../money/helpers';
@@ -179,8 +179,8 @@ test('a delivery intent: the workflow is found by type and search attributes; a 
   });
   const refs = { automationId, entityType: 'CONTACT', entityId };
   // Performed by the service's outbox dispatcher (its sweep: nothing kicks it from here).
-  await recordWebhookDelivery(txSql(tx, t.organisationId), config, t.organisationId, made.id, refs);
-  await recordWebhookDelivery(txSql(tx, t.organisationId), config, t.organisationId, made.id, refs);
+  await recordIntent(txSql(tx, t.organisationId), webhookDelivery(config, t.organisationId, made.id, refs));
+  await recordIntent(txSql(tx, t.organisationId), webhookDelivery(config, t.organisationId, made.id, refs));
   const done = await settled(made.id);
   expect(done).toMatchObject({ state: 'SUCCESS', automation: { id: automationId, name: 'Welcome' }, entity: { type: 'CONTACT', id: entityId, reference: 'C-9' } });
   expect(r.received).toHaveLength(1);
@@ -204,7 +204,7 @@ test('a delivery intent: the workflow is found by type and search attributes; a 
   // A request whose webhook is gone fails at its first attempt, keeping the webhook's name.
   const orphan = await createWebhookRequest(tx, t.organisationId, { webhookId: id, type: 'REGISTER_CONTACT', data: {}, causeKey: `orphan:${newId()}` });
   await api('DELETE', `/webhooks/${id}`, { key: t.secretKey });
-  await recordWebhookDelivery(txSql(tx, t.organisationId), config, t.organisationId, orphan.id);
+  await recordIntent(txSql(tx, t.organisationId), webhookDelivery(config, t.organisationId, orphan.id));
   const gone = await settled(orphan.id);
   expect(gone).toMatchObject({ state: 'FAILED', retries: 0, webhook: { id: null, name: 'Receiver' } });
   expect(gone.attempts.map((x: { error: string }) => x.error)).toEqual(['the webhook was deleted']);

@@ -4,7 +4,6 @@ import { actorOf } from '../../domain/audit';
 import { findAction, findAdaptor } from '../../domain/automations/catalogue';
 import { changeRecord, getRecord, listRecords, presentRecord, type RecordScope } from '../../domain/automations/records';
 import { invalid, notFound } from '../../domain/errors';
-import { recordIntent } from '../../temporal/intents';
 import type { AppDeps } from '../deps';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
@@ -58,14 +57,7 @@ export function recordRoutes(deps: AppDeps): RouteDef[] {
       // The answer follows the workflow's start (or signal): a client may look at it at once.
       waitForDispatch: true,
       handler: async ({ ctx, params, body }) => {
-        const { decision } = await changeRecord(ctx.db, actorOf(ctx), scopeOf(params), params.record_id, body.key, body.value);
-        // The database is the truth: the run re-reads the record when its wait ends, so a signal
-        // that finds the run gone (the dispatcher counts that as done) loses nothing.
-        if (decision) {
-          await recordIntent(ctx.sql, {
-            kind: 'signal', workflowId: decision.workflowId, signal: 'approvalDecided', signalArgs: [{ recordId: params.record_id, status: decision.status }],
-          });
-        }
+        await changeRecord(ctx.db, actorOf(ctx), scopeOf(params), params.record_id, body.key, body.value);
         return { id: params.record_id };
       },
     }),

@@ -1,12 +1,11 @@
 // Communication plans (spec 2.10, 4.7; issue 9 part 4). Decisions: docs/communications.md "Plans".
 // Each write records the plan workflow's news in its transaction (src/temporal/starters.ts).
 import { actorOf } from '../../domain/audit';
-import { createPlan, deletePlan, getPlan, listPlans, updatePlan, type PlanState } from '../../domain/communications/plans';
-import { recordPlanChange } from '../../temporal/starters';
+import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from '../../domain/communications/plans';
 import type { AppDeps } from '../deps';
 import { COMMUNICATIONS_TAG as TAG, publicRead, publicWrite } from '../integrations/routes';
 import { contentPage, listArgs } from '../lists';
-import { route, type RequestContext, type RouteDef } from '../route';
+import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
 import { PLAN_SORT, presentPlan, presentPlanListItem } from './present';
 import { planCreateBody, planItem, planList, planListQuery, planUpdateBody } from './schemas';
@@ -20,7 +19,6 @@ const SCHEDULE_NOTE =
   'channel\'s hourly quota: contacts past it get their communication FAILED with a failure_reason starting quota:, and are not sent that tick.';
 
 export function planRoutes(deps: AppDeps): RouteDef[] {
-  const notify = (ctx: RequestContext, planId: string, state: PlanState | 'DELETED') => recordPlanChange(ctx.sql, ctx.organisationId, planId, state);
   return [
     route({
       method: 'post', path: '/communication_plans', operationId: 'createCommunicationPlan', tag: TAG, auth: publicWrite,
@@ -34,8 +32,7 @@ export function planRoutes(deps: AppDeps): RouteDef[] {
       // The answer follows the workflow's start (or signal): a client may look at it at once.
       waitForDispatch: true,
       handler: async ({ ctx, body }) => {
-        const { id, state } = await createPlan(ctx.db, actorOf(ctx), body, { publicKey: ctx.actor.kind === 'PUBLIC' });
-        if (state === 'POSTED') await notify(ctx, id, state);
+        const { id } = await createPlan(ctx.db, actorOf(ctx), body, { publicKey: ctx.actor.kind === 'PUBLIC' });
         return { id };
       },
     }),
@@ -62,8 +59,7 @@ export function planRoutes(deps: AppDeps): RouteDef[] {
       // The answer follows the workflow's start (or signal): a client may look at it at once.
       waitForDispatch: true,
       handler: async ({ ctx, params, body }) => {
-        const { state } = await updatePlan(ctx.db, actorOf(ctx), params.id, body, { publicKey: ctx.actor.kind === 'PUBLIC' });
-        await notify(ctx, params.id, state);
+        await updatePlan(ctx.db, actorOf(ctx), params.id, body, { publicKey: ctx.actor.kind === 'PUBLIC' });
         return { id: params.id };
       },
     }),
@@ -76,7 +72,6 @@ export function planRoutes(deps: AppDeps): RouteDef[] {
       waitForDispatch: true,
       handler: async ({ ctx, params }) => {
         await deletePlan(ctx.db, actorOf(ctx), params.id);
-        await notify(ctx, params.id, 'DELETED');
         return { id: params.id };
       },
     }),

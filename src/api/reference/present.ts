@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { CatalogueRow } from '../../domain/reference/catalogue';
 import { epoch } from '../present';
-import type { entryItem, entryListQuery } from './schemas';
+import type { entryItem } from './schemas';
 
 export function presentEntry(row: CatalogueRow): z.input<typeof entryItem> {
   return {

@@ -5,8 +5,6 @@ import { reportDef, reportDefs } from '../../domain/reports/catalogue';
 import { PREVIEW_COLUMNS, PREVIEW_ROWS, previewReport } from '../../domain/reports/preview';
 import { compileReport } from '../../domain/reports/query';
 import { createReportRun, getReportRun, listReportRuns, reportRecipient } from '../../domain/reports/runs';
-import { reportRunWorkflowId } from '../../workflows/contracts';
-import { recordIntent } from '../../temporal/intents';
 import type { AppDeps } from '../deps';
 import { contentPage, listArgs } from '../lists';
 import { fromZod } from '../middleware/errors';
@@ -91,11 +89,6 @@ export function reportRoutes(deps: AppDeps): RouteDef[] {
         compileReport(reportDef(params.id), body, { dates: 'local', timeZone: 'UTC' });
         const recipient = await reportRecipient(ctx.db, ctx.actor);
         const run = await createReportRun(ctx.db, actorOf(ctx), params.id, body, recipient);
-        // Started by the dispatcher once this commits, so the workflow always finds its row.
-        await recordIntent(ctx.sql, {
-          kind: 'start', workflow: 'reportRunWorkflow', workflowId: reportRunWorkflowId(run.id),
-          input: { organisationId: ctx.organisationId, runId: run.id }, search: { entityType: 'REPORT_RUNS', entityId: run.id },
-        });
         return { id: run.id };
       },
     }),

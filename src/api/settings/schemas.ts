@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { timeZoneName } from '../../domain/analytics/time-zone';
 import { Money } from '../../domain/money';
-import { whenParsed, zAmount, zBool, zCurrency } from '../validation';
+import { whenParsed, zAmount, zCurrency } from '../validation';
 
 const nonNegative = zAmount.refine((v) => !v.isNegative(), { message: 'must not be negative' });
 

@@ -1,11 +1,9 @@
 // Webhooks and their request log (spec 2.9, 4.6, part 6). Decisions: docs/webhooks.md.
 import { actorOf } from '../../domain/audit';
 import { endOfSecond } from '../../domain/clock';
-import { newId } from '../../domain/ids';
 import { hasScope } from '../../domain/identity/scopes';
-import { createWebhookRequest, getWebhookRequest, listWebhookRequests } from '../../domain/webhooks/requests';
-import { checkWebhookEndpoint, createWebhook, deleteWebhook, getWebhook, getWebhookRow, listWebhooks, rotateWebhookSecret, updateWebhook } from '../../domain/webhooks/webhooks';
-import { recordWebhookDelivery } from '../../temporal/starters';
+import { getWebhookRequest, listWebhookRequests, sendTestRequest } from '../../domain/webhooks/requests';
+import { checkWebhookEndpoint, createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from '../../domain/webhooks/webhooks';
 import type { AppDeps } from '../deps';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
@@ -113,12 +111,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       // The answer follows the workflow's start (or signal): a client may look at it at once.
       waitForDispatch: true,
       handler: async ({ ctx, params }) => {
-        const input = { webhookId: params.id, type: 'WEBHOOK_TEST', data: { webhook_id: params.id }, causeKey: `test:${newId()}` };
-        await getWebhookRow(ctx.db, ctx.organisationId, params.id); // the path's webhook: 404 without an attribute
-        const { id } = await createWebhookRequest(ctx.db, ctx.organisationId, input);
-        // Started by the dispatcher once this commits, so the workflow always finds its row.
-        await recordWebhookDelivery(ctx.sql, ctx.config, ctx.organisationId, id);
-        return { id };
+        return sendTestRequest(ctx.db, ctx.config, ctx.organisationId, params.id);
       },
     }),
     route({

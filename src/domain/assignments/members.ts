@@ -3,7 +3,6 @@
 import type { Prisma, Tx } from '../../db/client';
 import { notFound } from '../errors';
 import type { IdName } from './types';
-import type { NameCodeFilter } from '../lists';
 
 /** How a user is named on records: first and last name, else the username. */
 export function userName(u: { username: string; firstName: string | null; lastName: string | null }): string {

@@ -2,6 +2,8 @@
 // automation run did. The run workflow writes them (createRecord); the API lists and reads them,
 // and changes one attribute: the decision of a pending approval, or free notes.
 import type { AdaptorActionRecord, Prisma, Tx } from '../../db/client';
+import { txSql } from '../../db/sql';
+import { recordIntent } from '../../temporal/intents';
 import { audit, type AuditActor } from '../audit';
 import { conflict, invalid, notFound } from '../errors';
 import { isId, newId, normaliseId } from '../ids';
@@ -128,12 +130,9 @@ export const NOTES_MAX = 2000;
 
 /**
  * POST .../records/{record_id} {key, value}. `status` decides a PENDING approval (REQUEST_APPROVAL
- * records only); `notes` sets the record's notes. Returns the decision, which the caller signals
- * to the run's workflow after the commit.
+ * records only) and records the signal to the waiting run; `notes` sets the record's notes.
  */
-export async function changeRecord(
-  tx: Tx, actor: AuditActor, scope: RecordScope, id: string, key: string, value: string,
-): Promise<{ decision?: { workflowId: string; status: DecisionStatus } }> {
+export async function changeRecord(tx: Tx, actor: AuditActor, scope: RecordScope, id: string, key: string, value: string): Promise<void> {
   const { organisationId } = actor;
   await tx.$queryRaw`SELECT id FROM adaptor_action_records WHERE organisation_id = ${organisationId}::uuid AND id = ${id}::uuid FOR UPDATE`;
   const record = await getRecord(tx, organisationId, scope, id);
@@ -143,7 +142,7 @@ export async function changeRecord(
     if (value.length > NOTES_MAX) throw invalid('value', `value: notes are at most ${NOTES_MAX} characters`);
     await tx.adaptorActionRecord.update({ where: { id }, data: { attributes: withAttribute(attributes, 'notes', 'Notes', 'STRING', value) } });
     await audit(tx, actor, { action: 'UPDATE', entityType: 'adaptor_action_record', entityId: id, changes: { key } });
-    return {};
+    return;
   }
   if (key !== 'status' || record.adaptorAction !== 'REQUEST_APPROVAL') {
     const allowed = record.adaptorAction === 'REQUEST_APPROVAL' ? 'status or notes' : 'notes';
@@ -158,7 +157,11 @@ export async function changeRecord(
   const { count } = await tx.adaptorActionRecord.updateMany({ where: { organisationId, id, status: 'PENDING' }, data: { status: value, attributes: next } });
   if (count === 0) throw refused();
   await audit(tx, actor, { action: 'DECIDE', entityType: 'adaptor_action_record', entityId: id, changes: { status: value } });
-  return { decision: { workflowId: record.workflowId, status: value } };
+  // The database is the truth: the run re-reads the record when its wait ends, so a signal that
+  // finds the run gone (the dispatcher counts that as done) loses nothing.
+  await recordIntent(txSql(tx, organisationId), {
+    kind: 'signal', workflowId: record.workflowId, signal: 'approvalDecided', signalArgs: [{ recordId: id, status: value }],
+  });
 }
 
 /** The attributes with `key` set to `value` (replaced in place, or appended). */

@@ -5,11 +5,10 @@
 // are taken) and finds the record the first call wrote.
 import type { OrgSql } from '../../db/sql';
 import { intentValues } from '../../temporal/intents';
-import { webhookDelivery } from '../../temporal/starters';
 import type { Config } from '../../config';
 import { newId } from '../ids';
 import { WEBHOOK_COLUMNS, type AttemptRequest } from '../webhooks/delivery';
-import { requestBody } from '../webhooks/requests';
+import { requestBody, webhookDelivery } from '../webhooks/requests';
 import type { StepWebhookRequest } from './actions/define';
 import type { RunContext } from './actions/run-context';
 import { recordAttribute, type RecordAttribute } from './records';

@@ -2,6 +2,9 @@
 // workflow (src/workflows/index.ts) reads them at each tick, and the route signals it after a
 // write commits.
 import type { Prisma, Tx } from '../../db/client';
+import { txSql } from '../../db/sql';
+import { recordIntent } from '../../temporal/intents';
+import { planWorkflowId } from '../../workflows/contracts';
 import { audit, type AuditActor } from '../audit';
 import { forbidden, invalid, notFound } from '../errors';
 import { newId } from '../ids';
@@ -62,6 +65,7 @@ export async function createPlan(tx: Tx, actor: AuditActor, input: PlanInput, wr
   });
   await writeLinks(tx, organisationId, id, input.segments, input.integrations ?? [], channels, false);
   await audit(tx, actor, { action: 'CREATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(input), life_cycle_state: state } });
+  if (state === 'POSTED') await recordPlanChange(tx, organisationId, id, state);
   return { id, state };
 }
 
@@ -114,6 +118,7 @@ export async function updatePlan(tx: Tx, actor: AuditActor, id: string, patch: P
   });
   if (patch.segments || patch.integrations) await writeLinks(tx, organisationId, id, patch.segments, patch.integrations, channels, true);
   await audit(tx, actor, { action: 'UPDATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(patch), life_cycle_state: state } });
+  await recordPlanChange(tx, organisationId, id, state);
   return { state };
 }
 
@@ -130,6 +135,24 @@ export async function deletePlan(tx: Tx, actor: AuditActor, id: string): Promise
   });
   await tx.communicationPlan.delete({ where: { id } });
   await audit(tx, actor, { action: 'DELETE', entityType: ENTITY, entityId: id, changes: { name: current.name } });
+  await recordPlanChange(tx, organisationId, id, 'DELETED');
+}
+
+/**
+ * Every plan write tells its workflow, in the write's transaction: a POSTED plan's workflow is
+ * started or woken (signal-with-start), any other's is woken, so it ends.
+ */
+async function recordPlanChange(tx: Tx, organisationId: string, planId: string, state: PlanState | 'DELETED'): Promise<void> {
+  const workflowId = planWorkflowId(planId);
+  const sql = txSql(tx, organisationId);
+  if (state === 'POSTED') {
+    await recordIntent(sql, {
+      kind: 'signalWithStart', workflow: 'communicationPlanWorkflow', workflowId, input: { organisationId, planId },
+      signal: 'planChanged', signalArgs: [], search: { entityType: 'COMMUNICATION_PLANS', entityId: planId },
+    });
+    return;
+  }
+  await recordIntent(sql, { kind: 'signal', workflowId, signal: 'planChanged', signalArgs: [] });
 }
 
 /**

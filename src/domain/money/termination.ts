@@ -10,6 +10,8 @@ import { transferReceivable, transferWallet } from './ledger/transfer';
 import { recordMoneyChange } from './ledger/record';
 import { lockWallet } from './ledger/wallet';
 import { newWalletCode } from '../wallets/wallets';
+import { recordIntent } from '../../temporal/intents';
+import { terminationWorkflowId, type TerminationInput } from '../../workflows/contracts';
 
 export interface TerminationPlan {
   /** Terminated into this target already: nothing to do. */
@@ -52,7 +54,24 @@ WHERE a.organisation_id = $1 AND a.id = $2::uuid AND a.life_cycle_state <> 'TERM
 RETURNING a.id`;
 const CLAIMED = `SELECT life_cycle_state, terminated_to_account_id, terminating_to_account_id FROM accounts WHERE organisation_id = $1 AND id = $2::uuid`;
 
-export async function claimTermination(sql: OrgSql, accountId: string, targetId: string): Promise<boolean> {
+/**
+ * The request's part, in its transaction: the account is claimed for the target, and the
+ * account-termination workflow's intent recorded with the claim. False when the account was
+ * terminated into this target already (nothing to start).
+ */
+export async function requestTermination(
+  sql: OrgSql, organisationId: string, accountId: string, targetId: string, requester: TerminationInput['actor'],
+): Promise<boolean> {
+  if (!(await claimTermination(sql, accountId, targetId))) return false;
+  await recordIntent(sql, {
+    kind: 'start', workflow: 'accountTerminationWorkflow', workflowId: terminationWorkflowId(accountId),
+    input: { organisationId, accountId, targetAccountId: targetId, actor: requester },
+    search: { entityType: 'ACCOUNTS', entityId: accountId },
+  });
+  return true;
+}
+
+async function claimTermination(sql: OrgSql, accountId: string, targetId: string): Promise<boolean> {
   if ((await sql.rows(CLAIM, [accountId, targetId])).length) return true;
   const [account] = await sql.rows<{ life_cycle_state: string; terminated_to_account_id: string | null; terminating_to_account_id: string | null }>(CLAIMED, [accountId]);
   if (!account) throw notFound('Account');

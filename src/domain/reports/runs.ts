@@ -1,6 +1,9 @@
 // Report runs (spec 4.9 `POST /reports/{id}`; docs/reports.md "Run", "Recipient", "State"):
 // the row a request writes PENDING, and the moves the run workflow makes on it.
 import type { ReportRun, Tx } from '../../db/client';
+import { txSql } from '../../db/sql';
+import { recordIntent } from '../../temporal/intents';
+import { reportRunWorkflowId } from '../../workflows/contracts';
 import { audit, type AuditActor } from '../audit';
 import { conflict, notFound } from '../errors';
 import { newId } from '../ids';
@@ -30,13 +33,18 @@ export async function reportRecipient(tx: Tx, actor: { type: 'api_key' | 'user';
   );
 }
 
-/** The PENDING row; the caller starts the workflow once it committed. */
+/** The PENDING row, and its workflow's intent: started by the dispatcher once this commits, so it always finds its row. */
 export async function createReportRun(tx: Tx, actor: AuditActor, reportId: string, input: ReportRunInput, recipient: string): Promise<ReportRun> {
   const { format, ...body } = input;
   const run = await tx.reportRun.create({
     data: { id: newId(), organisationId: actor.organisationId, report: reportId, format, body: body as object, requestedBy: `${actor.actorType}:${actor.actorId}`, recipient },
   });
   await audit(tx, actor, { action: 'REPORT_RUN_REQUESTED', entityType: 'report_run', entityId: run.id, changes: { report: reportId, format } });
+  const { organisationId } = actor;
+  await recordIntent(txSql(tx, organisationId), {
+    kind: 'start', workflow: 'reportRunWorkflow', workflowId: reportRunWorkflowId(run.id),
+    input: { organisationId, runId: run.id }, search: { entityType: 'REPORT_RUNS', entityId: run.id },
+  });
   return run;
 }
 

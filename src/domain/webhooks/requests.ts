@@ -1,7 +1,11 @@
 // Webhook requests (spec 2.9 request record, part 6; docs/webhooks.md): one row per thing to
 // send, written in the transaction of its cause with its delivery's intent, then delivered by its
-// workflow (src/temporal/starters.ts). The body is fixed at creation: every attempt sends the same one.
+// workflow. The body is fixed at creation: every attempt sends the same one.
+import type { Config } from '../../config';
 import type { Prisma, Tx, WebhookAttempt, WebhookRequest } from '../../db/client';
+import { txSql } from '../../db/sql';
+import { recordIntent, type Intent } from '../../temporal/intents';
+import { webhookRequestWorkflowId } from '../../workflows/contracts';
 import { newId } from '../ids';
 import { pageOf, searchWhere, within, type ListArgs, type ListPage } from '../lists';
 import { notFound } from '../errors';
@@ -27,10 +31,39 @@ export interface WebhookBody {
   data: Record<string, unknown>;
 }
 
+/** What a delivery is found by besides its organisation (a run's automation and entity). */
+export interface DeliveryRefs {
+  automationId?: string | null;
+  entityType?: string | null;
+  entityId?: string | null;
+}
+
+/** One delivery workflow per request (id `webhook-request:<request id>`): a repeat is a no-op. */
+export function webhookDelivery(config: Pick<Config, 'WEBHOOK_RETRY_SCHEDULE'>, organisationId: string, requestId: string, refs: DeliveryRefs = {}): Intent {
+  return {
+    kind: 'start', workflow: 'webhookDeliveryWorkflow', workflowId: webhookRequestWorkflowId(requestId),
+    input: { organisationId, requestId, scheduleMs: config.WEBHOOK_RETRY_SCHEDULE }, search: refs,
+  };
+}
+
+/**
+ * POST /webhooks/{id}/test: a WEBHOOK_TEST request with its delivery's intent, delivered like
+ * any other. (An automation's webhook step writes its request, record and intent in one
+ * statement: src/domain/automations/webhook-step.ts.)
+ */
+export async function sendTestRequest(tx: Tx, config: Pick<Config, 'WEBHOOK_RETRY_SCHEDULE'>, organisationId: string, webhookId: string): Promise<{ id: string }> {
+  await getWebhookRow(tx, organisationId, webhookId); // the path's webhook: 404 without an attribute
+  const input = { webhookId, type: 'WEBHOOK_TEST', data: { webhook_id: webhookId }, causeKey: `test:${newId()}` };
+  const { id } = await createWebhookRequest(tx, organisationId, input);
+  // Started by the dispatcher once this commits, so the workflow always finds its row.
+  await recordIntent(txSql(tx, organisationId), webhookDelivery(config, organisationId, id));
+  return { id };
+}
+
 /**
  * Writes the request PENDING with a snapshot of the webhook (name, method, url, auth kind) and
- * its body; the same causeKey again answers the first request (`created: false`). Its delivery:
- * recordWebhookDelivery (src/temporal/starters.ts) in the same transaction.
+ * its body; the same causeKey again answers the first request (`created: false`). Its delivery
+ * is the writer's intent (webhookDelivery) in the same transaction.
  */
 export async function createWebhookRequest(tx: Tx, organisationId: string, input: WebhookRequestInput): Promise<{ id: string; created: boolean }> {
   const webhook = await getWebhookRow(tx, organisationId, input.webhookId, 'webhook_id');

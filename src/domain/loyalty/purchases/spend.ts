@@ -9,7 +9,7 @@ import { debitWallet } from '../../money/ledger/entries';
 import { assertWritable, type MoneyContext } from '../../money/ledger/journal';
 import { checkLimits } from '../../money/ledger/limits';
 import { take, type EligibleLot } from '../../money/ledger/lots';
-import { autoTopupOf } from '../../money/ledger/topup';
+import { topUpIfLow } from '../../money/ledger/topup';
 import type { LockedWallet } from '../../money/ledger/wallet';
 import type { Line } from './awards';
 import { conditionCaps } from './conditions';
@@ -80,8 +80,7 @@ export async function spendFromWallet(m: MoneyContext, s: SpendInput): Promise<{
     { ...s.base, id: transactionId, classification: 'SPEND', amount, description: automatic ? 'Automatic spend' : null },
   );
   if (automatic?.nextVisitOf) await m.sql.rows(NEXT_VISIT_DONE, [buyer.accountId, automatic.nextVisitOf]);
-  const topup = autoTopupOf(wallet.autoTopup);
-  if (topup && m.startTopup && wallet.balance.lt(topup.threshold)) await m.startTopup(transactionId, wallet.currencyCode, wallet.id);
+  await topUpIfLow(m.sql, m.actor.organisationId, transactionId, wallet);
   return { transactionId, amount };
 }
 

@@ -9,7 +9,7 @@ import type { Settings } from '../settings';
 import { creditWallet, debitWallet } from './entries';
 import { checkLimits } from './limits';
 import { allocate } from './lots';
-import { autoTopupOf } from './topup';
+import { topUpIfLow } from './topup';
 import { lockWallet, type LockedWallet } from './wallet';
 import { nowSeconds } from '../../clock';
 
@@ -30,11 +30,6 @@ export interface MoneyContext {
   actor: AuditActor;
   /** Loaded on demand (the wallet's lock reads the minimum balance and limit rules itself). */
   settings: () => Promise<Settings>;
-  /**
-   * Starts the top-up workflow of a debit (topup.ts), before the debit commits: a crash after
-   * the commit cannot lose it, and a debit that rolls back tops up nothing.
-   */
-  startTopup?: (causeId: string, currencyCode: string, walletId: string) => Promise<void>;
 }
 
 const SPEND_CONDITION = 'SELECT 1 AS found FROM spend_conditions WHERE organisation_id = $1 AND id = $2::uuid';
@@ -85,8 +80,7 @@ export async function postJournal(m: MoneyContext, input: JournalInput, now = no
       { ...base, classification: 'DEBIT' },
       recorded,
     );
-    const topup = autoTopupOf(wallet.autoTopup);
-    if (topup && m.startTopup && wallet.balance.lt(topup.threshold)) await m.startTopup(id, wallet.currencyCode, wallet.id);
+    await topUpIfLow(m.sql, m.actor.organisationId, id, wallet);
   }
   return { id };
 }

@@ -8,7 +8,9 @@ import { newId } from '../../ids';
 import { Money } from '../../money';
 import { creditWallet, recordTransaction } from './entries';
 import { recordMoneyChange } from './record';
-import { lockWallet } from './wallet';
+import { lockWallet, type LockedWallet } from './wallet';
+import { recordIntent } from '../../../temporal/intents';
+import { topupWorkflowId } from '../../../workflows/contracts';
 import { nowSeconds } from '../../clock';
 import { invalid } from '../../errors';
 
@@ -31,6 +33,19 @@ WHERE t.organisation_id = $1 AND t.id = $2::uuid`;
 
 /** The wallet's currency overrides the workflow input's, which a forged start could name. */
 export type TopupPlan = { walletId: string; amount: string; currencyCode: string; paymentMethod: string; paymentMethodId: string | null } | null;
+
+/**
+ * After a debit, in its transaction: a wallet it left under its threshold asks for its top-up.
+ * The workflow starts once the debit committed, and never without it.
+ */
+export async function topUpIfLow(sql: OrgSql, organisationId: string, debitId: string, wallet: LockedWallet): Promise<void> {
+  const topup = autoTopupOf(wallet.autoTopup);
+  if (!topup || !wallet.balance.lt(topup.threshold)) return;
+  await recordIntent(sql, {
+    kind: 'start', workflow: 'walletTopupWorkflow', workflowId: topupWorkflowId(debitId),
+    input: { organisationId, causeId: debitId, currencyCode: wallet.currencyCode }, search: { entityType: 'WALLETS', entityId: wallet.id },
+  });
+}
 
 /**
  * What the top-up caused by this debit should charge, or null: the debit is not there (its
