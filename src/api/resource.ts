@@ -33,6 +33,8 @@ export interface Resource<Row, I extends Schema, CB extends Schema, UB extends S
   many: string;
   /** In the default summaries, e.g. `department`. */
   label: string;
+  /** The label's article in the default summaries: `an` before a vowel sound (default `a`). */
+  article?: 'a' | 'an';
   tag: string;
   auth: { read: Auth; write: Auth };
   item: I;
@@ -60,7 +62,7 @@ export function resourceRoutes<Row, I extends Schema, CB extends Schema, UB exte
   const item = `${r.path}/{id}`;
   const docs = (d: Docs, verb: string, errors: number[]) => ({
     tag: r.tag,
-    summary: d.summary ?? `${verb} a ${r.label}`,
+    summary: d.summary ?? `${verb} ${r.article ?? 'a'} ${r.label}`,
     ...(d.description === undefined ? {} : { description: d.description }),
     errors: d.errors ?? errors,
   });

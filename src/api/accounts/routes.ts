@@ -9,7 +9,7 @@ import { updateAccount } from '../../domain/accounts/update';
 import { contactParams } from '../contacts/schemas';
 import { listArgs, namedPage } from '../lists';
 import { route, type RouteDef } from '../route';
-import { idParams, idResponse } from '../validation';
+import { idParams, idResponse, SOME_ID } from '../validation';
 import { ACCOUNT_SORT, presentAccountItem, presentFinancials, presentMember } from './present';
 import {
   accountCreateBody,
@@ -26,7 +26,6 @@ import {
 const TAG = 'Accounts';
 const read = { scope: 'accounts:read' } as const;
 const write = { scope: 'accounts:write' } as const;
-const SOME_ID = '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10';
 
 export function accountRoutes(): RouteDef[] {
   return [

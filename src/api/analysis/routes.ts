@@ -5,6 +5,7 @@ import { contactProfiles } from '../../domain/analysis/profiles';
 import { contactRewardsAnalysis } from '../../domain/analysis/rewards';
 import { pagesPage } from '../lists';
 import { route, type RouteDef } from '../route';
+import { SOME_ID } from '../validation';
 import { presentOrderRow, presentProfile, presentRewardsRow } from './present';
 import { orderAnalysisQuery, orderAnalysisResponse, profilesBody, profilesResponse, rewardsAnalysisQuery, rewardsAnalysisResponse } from './schemas';
 
@@ -40,7 +41,7 @@ export function analysisRoutes(): RouteDef[] {
       summary: 'Profiles of up to 100 contacts, by ids, codes or the filters of GET /contacts',
       description: 'Exactly one of `ids`, `codes`, `search`. An id or code naming no contact is 404 naming it (`ids.N`, `codes.N`); a search matching more than 100 contacts is 400 naming `search`. A read: nothing is written.',
       body: profilesBody, response: profilesResponse, errors: [404], transaction: false,
-      example: { ids: ['0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10'] },
+      example: { ids: [SOME_ID] },
       handler: async ({ ctx, body }) => ({ contacts: (await contactProfiles(ctx.sql, body)).map(presentProfile) }),
     }),
   ];

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import { ADAPTORS, ENTITIES, operatorsOf, valueTypeOf } from '../../domain/automations/catalogue';
-import type { ActionRecord, AutomationRecord } from '../../domain/automations/definitions';
+import type { ActionRecord, AutomationFilter, AutomationRecord } from '../../domain/automations/definitions';
 import type { StoredFilterGroup } from '../../domain/automations/filters';
 import type { StoredParameter } from '../../domain/automations/parameters';
 import { epoch } from '../present';
-import type { actionItem, adaptorList, automationEventList, automationItem } from './schemas';
+import type { actionItem, adaptorList, automationEventList, automationItem, automationListQuery } from './schemas';
 
 export { presentRecord } from '../../domain/automations/records';
 
@@ -25,6 +25,10 @@ export function presentAutomation(a: AutomationRecord): Automation {
     created_on: epoch(a.createdAt),
     updated_on: epoch(a.updatedAt),
   };
+}
+
+export function automationFilter(q: z.output<typeof automationListQuery>): AutomationFilter {
+  return { searchValue: q.search_value, name: q.name, state: q.state ?? q.life_cycle_state, entity: q.entity, event: q.event };
 }
 
 type Action = z.input<typeof actionItem>;

@@ -4,10 +4,10 @@ import { actorOf } from '../../domain/audit';
 import {
   createAutomation, deleteAutomation, getAutomation, listActions, listAutomations, setActions, updateAutomation,
 } from '../../domain/automations/definitions';
-import { contentPage, listArgs } from '../lists';
+import { resourceRoutes } from '../resource';
 import { route, type RouteDef } from '../route';
-import { idParams, idResponse } from '../validation';
-import { AUTOMATION_SORT, presentAction, presentAdaptors, presentAutomation, presentAutomationEvents } from './present';
+import { idParams, idResponse, SOME_ID } from '../validation';
+import { AUTOMATION_SORT, automationFilter, presentAction, presentAdaptors, presentAutomation, presentAutomationEvents } from './present';
 import { runRoutes } from './runs-routes';
 import {
   actionList, actionsBody, adaptorList, automationCreateBody, automationEventList, automationItem, automationList,
@@ -18,8 +18,6 @@ export const AUTOMATIONS_TAG = 'Automations';
 export const automationsRead = { scope: 'automations:read' } as const;
 export const automationsWrite = { scope: 'automations:write' } as const;
 const TAG = AUTOMATIONS_TAG;
-
-const SOME_WEBHOOK = '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10';
 
 export function automationRoutes(): RouteDef[] {
   return [
@@ -39,49 +37,25 @@ export function automationRoutes(): RouteDef[] {
       response: adaptorList,
       handler: async () => presentAdaptors(),
     }),
-    route({
-      method: 'post', path: '/automations', operationId: 'createAutomation', tag: TAG, auth: automationsWrite,
-      summary: 'Create an automation',
-      description: 'event must be one of the entity\'s events (GET /automation_events), else 400 naming event. Only ACTIVE automations run.',
-      body: automationCreateBody, response: idResponse,
-      example: { name: 'Welcome new contacts', description: 'Greets every new contact', life_cycle_state: 'INACTIVE', entity: 'CONTACTS', event: 'REGISTER_CONTACT' },
-      handler: ({ ctx, body }) => createAutomation(ctx.db, actorOf(ctx), body),
-    }),
-    route({
-      method: 'get', path: '/automations', operationId: 'listAutomations', tag: TAG, auth: automationsRead,
-      summary: 'List automations',
-      description: 'Filters: search_value (text within the name), name (whole name), state (or life_cycle_state), entity, event. Sortable by name, created_on, updated_on (default: newest first).',
-      query: automationListQuery, response: automationList,
-      handler: async ({ ctx, query }) => {
-        const filter = { searchValue: query.search_value, name: query.name, state: query.state ?? query.life_cycle_state, entity: query.entity, event: query.event };
-        const page = await listAutomations(ctx.db, ctx.organisationId, listArgs(query, AUTOMATION_SORT), filter);
-        return contentPage(query, page.rows.map(presentAutomation), page.total);
+    ...resourceRoutes({
+      path: '/automations', one: 'Automation', many: 'Automations', label: 'automation', article: 'an', tag: TAG,
+      auth: { read: automationsRead, write: automationsWrite }, item: automationItem, present: presentAutomation,
+      create: {
+        description: 'event must be one of the entity\'s events (GET /automation_events), else 400 naming event. Only ACTIVE automations run.',
+        body: automationCreateBody, run: createAutomation,
+        example: { name: 'Welcome new contacts', description: 'Greets every new contact', life_cycle_state: 'INACTIVE', entity: 'CONTACTS', event: 'REGISTER_CONTACT' },
       },
-    }),
-    route({
-      method: 'get', path: '/automations/{id}', operationId: 'getAutomation', tag: TAG, auth: automationsRead,
-      summary: 'Get an automation', params: idParams, response: automationItem, errors: [404],
-      handler: async ({ ctx, params }) => presentAutomation(await getAutomation(ctx.db, ctx.organisationId, params.id)),
-    }),
-    route({
-      method: 'put', path: '/automations/{id}', operationId: 'updateAutomation', tag: TAG, auth: automationsWrite,
-      summary: 'Update an automation',
-      description: 'Partial. state and life_cycle_state are the same field (both given and different: 400). The event may change within the entity; the entity only while there are no actions (409 AUTOMATION_HAS_ACTIONS).',
-      params: idParams, body: automationUpdateBody, response: idResponse, errors: [404, 409],
-      example: { name: 'Welcome new contacts', description: 'Greets every new contact', state: 'ACTIVE' },
-      handler: async ({ ctx, params, body }) => {
-        await updateAutomation(ctx.db, actorOf(ctx), params.id, body);
-        return { id: params.id };
+      list: {
+        description: 'Filters: search_value (text within the name), name (whole name), state (or life_cycle_state), entity, event. Sortable by name, created_on, updated_on (default: newest first).',
+        query: automationListQuery, response: automationList, sort: AUTOMATION_SORT, filter: automationFilter, run: listAutomations,
       },
-    }),
-    route({
-      method: 'delete', path: '/automations/{id}', operationId: 'deleteAutomation', tag: TAG, auth: automationsWrite,
-      summary: 'Delete an automation', description: 'Its actions go with it; its adaptor action records stay (they keep its id and name).',
-      params: idParams, response: idResponse, errors: [404],
-      handler: async ({ ctx, params }) => {
-        await deleteAutomation(ctx.db, actorOf(ctx), params.id);
-        return { id: params.id };
+      get: { run: getAutomation },
+      update: {
+        description: 'Partial. state and life_cycle_state are the same field (both given and different: 400). The event may change within the entity; the entity only while there are no actions (409 AUTOMATION_HAS_ACTIONS).',
+        body: automationUpdateBody, run: updateAutomation,
+        example: { name: 'Welcome new contacts', description: 'Greets every new contact', state: 'ACTIVE' },
       },
+      delete: { description: 'Its actions go with it; its adaptor action records stay (they keep its id and name).', errors: [404], run: deleteAutomation },
     }),
     route({
       method: 'post', path: '/automations/{id}/actions', operationId: 'setAutomationActions', tag: TAG, auth: automationsWrite,
@@ -94,7 +68,7 @@ export function automationRoutes(): RouteDef[] {
       example: {
         content: [{
           order: 1, path: 'main', adaptor: 'WEBHOOKS', adaptor_action: 'POST_WEBHOOK',
-          adaptor_action_parameters: [{ parameter_key: 'webhook_id', parameter_from_value: SOME_WEBHOOK, parameter_type: 'WEBHOOK' }],
+          adaptor_action_parameters: [{ parameter_key: 'webhook_id', parameter_from_value: SOME_ID, parameter_type: 'WEBHOOK' }],
           action_filters: [{ filters: [{ attribute: 'CONTACT_TYPE', type: 'STRING', operator: 'EQUAL', value: 'PERSON' }] }],
         }],
       },

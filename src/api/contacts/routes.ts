@@ -9,7 +9,7 @@ import { setConsent, updateContact } from '../../domain/contacts/update';
 import type { AppDeps } from '../deps';
 import { namedPage } from '../lists';
 import { route } from '../route';
-import { idResponse } from '../validation';
+import { idResponse, SOME_ID } from '../validation';
 import { presentContact, presentSearchItem } from './present';
 import { contactDetail, contactSearchQuery, contactSearchResponse } from './responses';
 import { consentBody, contactBulkUpdateBody, contactCreateBody, contactParams, contactUpdateBody } from './schemas';
@@ -75,7 +75,7 @@ export function contactRoutes(_deps: AppDeps) {
       summary: 'Update a contact (partial)',
       description: 'Only supplied fields change. List items with `id` change that item; items without one are added. Custom fields are upserted by key.',
       params: contactParams, body: contactUpdateBody, response: idResponse, errors: [404, 409],
-      example: { notes: 'Prefers e-mail', phones: [{ id: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10', number: '+357 22 000000' }], custom_fields: [{ key: 'tier', value: 'gold' }] },
+      example: { notes: 'Prefers e-mail', phones: [{ id: SOME_ID, number: '+357 22 000000' }], custom_fields: [{ key: 'tier', value: 'gold' }] },
       handler: ({ ctx, params, body }) => updateContact(ctx.db, actorOf(ctx), params.id, body),
     }),
     route({

@@ -12,7 +12,7 @@ import type { AppDeps } from '../deps';
 import { namedList, namedPage } from '../lists';
 import { moneyContext } from '../money-context';
 import { route, type RouteDef } from '../route';
-import { idResponse } from '../validation';
+import { idResponse, SOME_ID } from '../validation';
 import { issuedVouchers, presentFeedItem, presentPurchase, presentPurchaseEvent } from './present';
 import { eventBody, eventRecord, feedItem, feedParams, feedQuery, purchaseBody, purchaseItem, purchaseListQuery, purchaseParams, purchaseResponse, returnBody } from './schemas';
 import { nowSeconds } from '../../domain/clock';
@@ -23,7 +23,7 @@ const write = { scope: 'purchases:write' } as const;
 
 // Names the product and tap the examples of POST /products and PUT /organisations/{id} make.
 const EXAMPLE = {
-  contact_id: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10',
+  contact_id: SOME_ID,
   reference_number: 'POS-2026-000123',
   products: [{ product_sku: 'ESPRESSO-01', net_amount: 8.2, tax_amount: 1.8, total_amount: 10, quantity: 2 }],
   spend_request: { amount: 2 },
@@ -64,7 +64,7 @@ export function purchaseRoutes(deps: AppDeps): RouteDef[] {
       summary: 'Return part of a purchase found by its reference number',
       description: "Reverses the return's share of the awards and gives back its share of the spend. 200 `{id}` of the purchase, or 200 without a body when the contact has no purchase of that reference. 409 RETURN_EXCEEDS_PURCHASE, PURCHASE_CANCELLED.",
       body: returnBody, response: idResponse.optional(), errors: [404, 409], transaction: 'sql',
-      example: { contact_id: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10', reference_number: 'POS-2026-000123', amount: 5 },
+      example: { contact_id: SOME_ID, reference_number: 'POS-2026-000123', amount: 5 },
       handler: async ({ ctx, body }) => (await returnPurchase(moneyContext(ctx), body)) ?? undefined,
     }),
     route({

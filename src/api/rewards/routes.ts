@@ -8,7 +8,7 @@ import { joinScheme, leaveScheme } from '../../domain/loyalty/rewards/schemes';
 import { updateRewards } from '../../domain/loyalty/rewards/update';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
-import { idParams, idResponse } from '../validation';
+import { idParams, idResponse, SOME_ID } from '../validation';
 import { MERCHANT_SORT, presentMerchant, presentRewards } from './present';
 import {
   merchantList,
@@ -25,7 +25,6 @@ import {
 const TAG = 'Rewards';
 const read = { scope: 'rewards:read' } as const;
 const write = { scope: 'rewards:write' } as const;
-const SOME_ID = '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10';
 const PRIMARY_ONLY =
   "Only a contact's primary account holds reward information: any other account answers 409 NOT_PRIMARY_ACCOUNT.";
 const WRITE_RULES = `${PRIMARY_ONLY} A terminated account answers 409 ACCOUNT_TERMINATED.`;

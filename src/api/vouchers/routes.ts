@@ -6,14 +6,13 @@ import { cancelVoucher, useVoucher } from '../../domain/loyalty/vouchers/life-cy
 import { getVoucher, listVouchers } from '../../domain/loyalty/vouchers/read';
 import { contentPage } from '../lists';
 import { route, type RouteDef } from '../route';
-import { idParams, idResponse } from '../validation';
+import { idParams, idResponse, SOME_ID } from '../validation';
 import { presentVoucher } from './present';
 import { voucherCancelBody, voucherIssueBody, voucherIssued, voucherItem, voucherList, voucherListQuery, voucherUseBody } from './schemas';
 
 const TAG = 'Vouchers';
 const read = { scope: 'vouchers:read' } as const;
 const write = { scope: 'vouchers:write' } as const;
-const EXAMPLE_ID = '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10';
 
 export function voucherRoutes(): RouteDef[] {
   return [
@@ -25,7 +24,7 @@ export function voucherRoutes(): RouteDef[] {
         + 'it expires validity_period × validity_UOT after issue. The answer carries the 16-digit `secret_number` once: only a keyed hash of it is kept. '
         + '404 for an unknown contact or type (naming it); 409 CONTACT_ANONYMIZED.',
       body: voucherIssueBody, response: voucherIssued, errors: [404, 409], transaction: 'sql',
-      example: { voucher_type_id: EXAMPLE_ID, contact_id: 'C-1001', custom_fields: [{ key: 'campaign', value: 'spring' }] },
+      example: { voucher_type_id: SOME_ID, contact_id: 'C-1001', custom_fields: [{ key: 'campaign', value: 'spring' }] },
       handler: async ({ ctx, body }) => {
         const issued = await issueVoucher(ctx.sql, actorOf(ctx), { contactId: body.contact_id, voucherTypeId: body.voucher_type_id, customFields: body.custom_fields });
         return { id: issued.id, number: issued.number, secret_number: issued.secret };

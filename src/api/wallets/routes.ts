@@ -13,7 +13,7 @@ import { contentPage } from '../lists';
 import type { AppDeps } from '../deps';
 import { moneyContext } from '../money-context';
 import { route, type RequestContext, type RouteDef } from '../route';
-import { idParams, idResponse } from '../validation';
+import { idParams, idResponse, SOME_ID } from '../validation';
 import { presentBalance, presentContactWallet, presentTransaction } from './present';
 import { balanceList, balanceQuery, contactWallet, walletTransactionList, walletTransactionQuery } from './responses';
 import { journalBody, voidBody, voidParams, walletActionBody, walletCancelBody, walletCreateBody, walletParams, walletUpdateBody } from './schemas';
@@ -70,7 +70,7 @@ export function walletRoutes(deps: AppDeps): RouteDef[] {
       summary: 'Credit or debit a wallet',
       description: 'The answer `id` is the journal, which is also the wallet transaction the contact sees. 409 INSUFFICIENT_BALANCE, LIMIT_EXCEEDED, WALLET_CANCELLED, WALLET_SUSPENDED.',
       body: journalBody, response: idResponse, errors: [404, 409], transaction: 'sql',
-      example: { wallet_id: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10', amount: 25.5, type: 'CREDIT', description: 'Goodwill', valid_to: 1893456000 },
+      example: { wallet_id: SOME_ID, amount: 25.5, type: 'CREDIT', description: 'Goodwill', valid_to: 1893456000 },
       handler: ({ ctx, body }) => postJournal(money(ctx), body),
     }),
     route({

@@ -10,36 +10,20 @@ import { notFound } from '../../errors';
 import type { ListPage } from '../../lists';
 import { Money } from '../../money';
 import { customFieldsOf } from '../../custom-fields/values';
-import type { VoucherView, VoucherState } from './types';
+import type { VoucherView } from './types';
 import { nowSeconds } from '../../clock';
 
 export type VoucherListQuery = z.output<typeof voucherListQuery>;
 
-interface Row {
-  id: string;
-  contactId: string;
-  number: string;
-  classification: string;
-  lifeCycleState: VoucherState;
-  category: string;
-  value: string | null;
-  extraAddedValue: string | null;
-  minimumValue: string | null;
-  maximumValue: string | null;
-  currencyCode: string;
-  validityPeriod: number;
-  validityUot: string;
-  expirationDate: Date;
+type Amount = 'value' | 'extraAddedValue' | 'minimumValue' | 'maximumValue' | 'usedValue';
+
+/** The statement's columns are the view's: amounts as numeric text, the type and custom fields as stored. */
+type Row = Omit<VoucherView, Amount | 'voucherType' | 'customFields'> & Record<Amount, string | null> & {
   voucherTypeId: string;
   voucherTypeName: string;
-  purchaseId: string | null;
-  usedAt: Date | null;
-  usedValue: string | null;
-  usedBy: string | null;
   customFields: unknown;
-  createdAt: Date;
   total?: number;
-}
+};
 
 // $2 is the moment the state is read at.
 const SELECT = `SELECT v.id, v.contact_id AS "contactId", v.number, v.classification,
