@@ -55,6 +55,37 @@ module.exports = {
       to: { path: ['(^|/)node_modules/@grpc/grpc-js/', '^@grpc/grpc-js$', '^temporal/server/grpc/'] },
     },
     {
+      name: 'temporal-server-by-its-name',
+      comment:
+        'The embedded Temporal server is a package of its own (temporal/server/README.md): the service, its ' +
+        'tests and benches reach it only as @backoffice/temporal-server, its one entry (index.ts, through ' +
+        "tsconfig.json's paths), never a file of it by a path.",
+      severity: 'error',
+      from: { path: '^(src|test|bench|e2e)/' },
+      to: { path: ['^temporal/server/', '^@backoffice/temporal-server/'], dependencyTypesNot: ['aliased-tsconfig-paths'] },
+    },
+    {
+      name: 'temporal-server-stands-alone',
+      comment: 'The package imports its own files, Node and npm packages: nothing of the service.',
+      severity: 'error',
+      from: { path: '^temporal/server/' },
+      to: { pathNot: ['^temporal/server/', '(^|/)node_modules/'], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'temporal-server-declares-its-packages',
+      comment: "Every npm package the package imports is in its package.json (hoisting would hide a missing one).",
+      severity: 'error',
+      from: { path: '^temporal/server/' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'temporal-server-runs-on-its-dependencies',
+      comment: 'Its code (tests aside) needs only what its package.json lists under dependencies.',
+      severity: 'error',
+      from: { path: '^temporal/server/', pathNot: '^temporal/server/test/' },
+      to: { dependencyTypes: ['npm-dev'] },
+    },
+    {
       name: 'no-circular-in-src',
       comment: 'Cycles make load order matter and blur the layers.',
       severity: 'error',

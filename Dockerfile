@@ -5,16 +5,20 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 
 # npm ci's postinstall generates the Prisma client, so the schema and its config come first;
-# this layer is rebuilt only when dependencies or the schema change.
+# this layer is rebuilt only when dependencies or the schema change. The embedded Temporal server
+# is a workspace (temporal/server): npm ci needs its package.json, and runs its postinstall (which
+# installs nothing here: the UI app's sources come later).
 COPY package.json package-lock.json prisma.config.ts ./
+COPY temporal/server/package.json temporal/server/install-ui.mjs ./temporal/server/
 COPY scripts ./scripts
 COPY prisma ./prisma
 RUN npm ci && npm cache clean --force
 
 COPY . .
-# The compiled service and the workflow bundle (scripts/build.mjs): npm start only checks them, and
-# the node user could not write dist/. The Temporal UI's packages are not installed: the image runs
-# against a Temporal cluster and its own UI (temporal/docker-compose.yml).
+# The compiled service, the compiled Temporal server package and the workflow bundle
+# (scripts/build.mjs): npm start only checks them, and the node user could not write dist/. The
+# Temporal UI's packages are not installed: the image runs against a Temporal cluster and its own
+# UI (temporal/docker-compose.yml).
 RUN node scripts/build.mjs
 # The console (docs/console.md): its packages and its build, for the same reason (npm start only
 # checks the stamp). Its node_modules is dropped after the build: the service serves console/dist.

@@ -7,6 +7,8 @@ module.exports = {
   // pages made a click wait past its 30 s on this 2-core machine; in band the run is ~3 minutes.
   maxWorkers: 1,
   transform: { '^.+\\.ts$': ['@swc/jest'] },
+  // The package's TypeScript, as in the api project (jest.config.js).
+  moduleNameMapper: { '^@backoffice/temporal-server$': '<rootDir>/temporal/server/index.ts' },
   testMatch: ['<rootDir>/e2e/**/*.e2e.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { startTemporalCliServer, type TemporalCliServer } from '../src/temporal/cli-server';
+import { startTemporalCliServer, type TemporalCliServer } from '@backoffice/temporal-server';
 
 const ROOT = path.resolve(__dirname, '..');
 

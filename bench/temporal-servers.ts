@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startTemporalCliServer } from '../src/temporal/cli-server';
+import { startTemporalCliServer } from '@backoffice/temporal-server';
 
 const ROOT = path.join(__dirname, '..');
 

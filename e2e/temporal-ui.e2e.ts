@@ -3,14 +3,13 @@ import path from 'node:path';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Browser, Page } from 'playwright-core';
-import { startTemporalServer, type TemporalServer } from '../temporal/server';
-import { startTemporalUi, type TemporalUi } from '../temporal/ui-server';
+import { startTemporalServer, startTemporalUi, type TemporalServer, type TemporalUi } from '@backoffice/temporal-server';
 import { registerSearchAttributes, searchAttributes } from '../src/temporal/search-attributes';
 import { createLogger } from '../src/log';
 import { launchChromium } from './browser';
 
 /**
- * The Temporal Web UI (temporal/ui, served by temporal/ui-server.ts) in headless Chromium against
+ * The Temporal Web UI (temporal/server/ui, served by its ui-server.ts) in headless Chromium against
  * an embedded Temporal server with a worker: an operator finds, filters, reads and terminates
  * workflows. The first run builds the UI (cached in .data/temporal-ui, like `npm start`'s).
  */

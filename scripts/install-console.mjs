@@ -1,7 +1,7 @@
 // Installs the console's packages (console/, its own package.json and lock file) into
 // console/node_modules as part of the repository's `npm install` (postinstall), so that
 // scripts/build-console.mjs builds it without a registry afterwards (docs/console.md). Not an npm
-// workspace, like temporal/ui (scripts/install-ui.mjs): a front-end's React, Vite and their
+// workspace, like temporal/server/ui (its install-ui.mjs): a front-end's React, Vite and their
 // native binaries stay out of the service's node_modules.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -19,7 +19,7 @@ export const configSchema = z.object({
   /**
    * Which server the service starts itself when TEMPORAL_ADDRESS is unset: `embedded` (the
    * project's own, temporal/server) or `cli` (`temporal server start-dev` of the Temporal CLI,
-   * src/temporal/cli-server.ts), on the port below, its Web UI on TEMPORAL_UI_PORT.
+   * temporal/server/cli-server.ts), on the port below, its Web UI on TEMPORAL_UI_PORT.
    */
   TEMPORAL_SERVER: z.enum(['embedded', 'cli']).default('embedded'),
   /** The `temporal` binary TEMPORAL_SERVER=cli runs: a path, or a name on PATH. */
@@ -27,7 +27,7 @@ export const configSchema = z.object({
   /** Port of the embedded Temporal server (when TEMPORAL_ADDRESS is unset); 0 picks a free one. */
   TEMPORAL_EMBEDDED_PORT: z.coerce.number().int().min(0).max(65535).default(7233),
   /**
-   * The Temporal Web UI of the embedded server (temporal/ui-server.ts; not with TEMPORAL_ADDRESS):
+   * The Temporal Web UI of the embedded server (temporal/server/ui-server.ts; not with TEMPORAL_ADDRESS):
    * a port, 0 for a free one, or `off`. 8233 is the port of Temporal's development server UI.
    */
   TEMPORAL_UI_PORT: z

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { startTemporalUi, type TemporalUi } from '../temporal/ui-server';
+import { startTemporalUi, type TemporalUi } from '@backoffice/temporal-server';
 import { loadConfigOrExit, type Config } from './config';
 import { createLogger, type Logger } from './log';
 import { registerOwnListener } from './outbound';

@@ -6,7 +6,7 @@
 // TEMPORAL_API_KEY, or the key made at its first start in DATA_DIR/temporal-api-key.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadOrCreateApiKey } from '../../temporal/server/credential';
+import { loadOrCreateApiKey } from '@backoffice/temporal-server';
 import type { TLSConfig } from '@temporalio/client';
 import { z } from 'zod';
 

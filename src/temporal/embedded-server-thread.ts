@@ -5,7 +5,7 @@
  * lines go to the parent as messages; it logs them.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { startTemporalServer, type TemporalServerOptions } from '../../temporal/server';
+import { startTemporalServer, type TemporalServerOptions } from '@backoffice/temporal-server';
 
 export type ServerThreadOptions = Omit<TemporalServerOptions, 'logger'>;
 /** `debug`: whether the parent logs debug lines (the server logs one per history read). */

@@ -5,7 +5,7 @@ import { registerSearchAttributes } from './search-attributes';
 import { embeddedConnectionOptions, temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
 import type { Database } from '../db/client';
 import type { Logger } from '../log';
-import { startTemporalCliServer } from './cli-server';
+import { startTemporalCliServer } from '@backoffice/temporal-server';
 import { startEmbeddedServer } from './embedded-server';
 import type { prepareInProcessWorker } from './in-process-worker';
 

@@ -3,6 +3,9 @@
  * SDK client and worker run against it as against a Temporal cluster, and optionally Temporal's
  * HTTP API (what the Temporal Web UI reads) on another, calling the same handlers. With `dataDir` every
  * accepted change is fsynced before it is acknowledged; without it, state lives in memory.
+ *
+ * This file is the package's only entry (README.md "Use"): the server, the API key file its callers
+ * share, its Web UI, and Temporal's own dev server, the real server it is measured against.
  */
 import * as path from 'path';
 import * as grpc from '@grpc/grpc-js';
@@ -24,6 +27,11 @@ import { startHttpApi, HttpApi } from './http/server';
 import { Schedules } from './schedules/scheduler';
 import { scheduleHandlers } from './grpc/schedules';
 import { bearerCheck } from './credential';
+
+export { loadOrCreateApiKey } from './credential';
+export { startTemporalUi, type TemporalUi, type TemporalUiOptions } from './ui-server';
+export { uiBuildDir } from './ui-build';
+export { startTemporalCliServer, type TemporalCliOptions, type TemporalCliServer } from './cli-server';
 
 export interface TemporalServerOptions {
   host?: string;

@@ -10,7 +10,7 @@ import { mkdirSync } from 'fs';
 import * as path from 'path';
 import { startTemporalServer } from './index';
 import { loadOrCreateApiKey } from './credential';
-import { startTemporalUi } from '../ui-server';
+import { startTemporalUi } from './ui-server';
 
 async function main(): Promise<void> {
   const port = process.env.TEMPORAL_PORT ? Number(process.env.TEMPORAL_PORT) : 7233;

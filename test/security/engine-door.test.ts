@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import { startTemporalServer } from '../../temporal/server';
+import { startTemporalServer } from '@backoffice/temporal-server';
 import type { Db } from '../../src/db/client';
 import { newId } from '../../src/domain/ids';
 import { api } from '../support/api';

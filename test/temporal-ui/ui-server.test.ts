@@ -6,8 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { sourcesHash, UI_SOURCES } from '../../temporal/ui-build';
-import { startTemporalUi } from '../../temporal/ui-server';
+import { startTemporalUi, uiBuildDir } from '@backoffice/temporal-server';
 import { eventually } from '../communications/helpers';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 
@@ -54,7 +53,7 @@ describe('npm start with the UI cached', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'temporal-ui-'));
     // What an earlier start's build left: the server serves it and builds nothing.
-    const build = path.join(dataDir, 'temporal-ui', sourcesHash(UI_SOURCES));
+    const build = uiBuildDir(path.join(dataDir, 'temporal-ui'));
     mkdirSync(path.join(build, '_app/immutable'), { recursive: true });
     writeFileSync(path.join(build, 'index.html'), INDEX);
     writeFileSync(path.join(build, '_app/immutable/start.abc.js'), 'export {};');

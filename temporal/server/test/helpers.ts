@@ -1,6 +1,7 @@
 /**
- * Test harness: one server (embedded, or the real one at TEMPORAL_ADDRESS), one workflow bundle
- * and one worker per test file. Restart steps only happen against the embedded server.
+ * Test harness: one server (embedded, or a real one: the dev server global-setup.ts starts with
+ * TEMPORAL_CLI, or the one at TEMPORAL_ADDRESS), one workflow bundle and one worker per test file.
+ * Restart steps only happen against the embedded server.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -36,7 +37,7 @@ export function workflowBundle(): Promise<Bundle> {
   return bundlePromise;
 }
 
-export const external = process.env.TEMPORAL_ADDRESS;
+export const external = process.env.CONFORMANCE_TEMPORAL_ADDRESS ?? process.env.TEMPORAL_ADDRESS;
 
 export interface Env {
   address: string;
@@ -66,7 +67,7 @@ interface ServerHandle {
   close(): Promise<void>;
 }
 
-/** `http`: the file tests the embedded server's own HTTP API, so it runs embedded even with TEMPORAL_ADDRESS. */
+/** `http`: the file tests the embedded server's own HTTP API, so it runs embedded even on a real server's pass. */
 export async function setup(opts: { durable?: boolean; startWorker?: boolean; childProcess?: boolean; http?: boolean } = {}): Promise<Env> {
   quietRuntime();
   const remote = opts.http ? undefined : external;
@@ -177,10 +178,9 @@ const CHILD_API_KEY = 'conformance-child-server-key-0123456789abcdef';
 
 /** Runs `main.ts` in a child process; close() kills it with SIGKILL (no chance to flush). */
 async function spawnServer(port: number, dataRoot: string): Promise<ServerHandle> {
-  const root = path.resolve(__dirname, '../../..');
   // `node --import tsx` (not the tsx CLI, which forks) so the SIGKILL hits the server itself.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../main.ts')], {
-    cwd: root,
+    cwd: path.join(__dirname, '..'),
     env: { ...process.env, TEMPORAL_PORT: String(port), TEMPORAL_HTTP_PORT: 'off', DATA_DIR: dataRoot, TEMPORAL_API_KEY: CHILD_API_KEY },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

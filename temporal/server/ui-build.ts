@@ -1,18 +1,18 @@
 /**
- * Builds the Temporal Web UI (the app in temporal/ui) on first use and keeps it. Its npm packages
- * are installed by the repository's `npm install` (scripts/install-ui.mjs, into
- * temporal/ui/node_modules), so a start needs no registry. The static output lives in
- * `<cacheDir>/<hash>/`, the hash being of temporal/ui's sources and lock file, so a later start
- * with the same sources serves it at once and a changed app is built again.
+ * Builds the Temporal Web UI (the app in ui/) on first use and keeps it. Its npm packages are
+ * installed by `npm install` (this package's postinstall, install-ui.mjs, into ui/node_modules),
+ * so a start needs no registry. The static output lives in `<cacheDir>/<hash>/`, the hash being of
+ * ui/'s sources and lock file, so a later start with the same sources serves it at once and a
+ * changed app is built again.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../src/paths';
 
-export const UI_SOURCES = path.join(ROOT, 'temporal/ui');
+/** The app: ui/ of this package, whether this file runs from its source or compiled into dist/. */
+const UI_SOURCES = path.join(__dirname, path.basename(__dirname) === 'dist' ? '..' : '.', 'ui');
 /** What a build leaves in the sources when someone develops the app in place. */
 const NOT_SOURCES = new Set(['node_modules', 'build', '.svelte-kit']);
 /** A cold install and build take 1-2 min here; past this something is stuck. */
@@ -27,16 +27,20 @@ export interface UiBuildOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** Where the build of the app's current sources is kept in `cacheDir`. */
+export function uiBuildDir(cacheDir: string): string {
+  return path.join(path.resolve(cacheDir), sourcesHash(UI_SOURCES));
+}
+
 /**
  * The cached build, or a new one: the sources are copied to a work directory beside the cache
- * with a link to temporal/ui/node_modules, `vite build` runs there at low priority (the service
+ * with a link to ui/node_modules, `vite build` runs there at low priority (the service
  * keeps its CPU), the output is renamed into place (atomic: a concurrent builder of the same
  * sources wins harmlessly), and the work directory and builds of other sources are removed.
  */
 export async function buildUi(opts: UiBuildOptions): Promise<string> {
-  const hash = sourcesHash(UI_SOURCES);
-  const cacheDir = path.resolve(opts.cacheDir);
-  const target = path.join(cacheDir, hash);
+  const target = uiBuildDir(opts.cacheDir);
+  const [cacheDir, hash] = [path.dirname(target), path.basename(target)];
   if (fs.existsSync(path.join(target, 'index.html'))) return target;
   const work = path.join(cacheDir, `.work-${hash}-${process.pid}`);
   fs.rmSync(work, { recursive: true, force: true });
@@ -49,7 +53,7 @@ export async function buildUi(opts: UiBuildOptions): Promise<string> {
     if (!fs.existsSync(path.join(modules, 'vite/package.json'))) {
       throw new Error(`the Temporal UI's packages are not installed (${modules}): run npm install`);
     }
-    // Packages resolve from their real path (temporal/ui/node_modules), the app's files through the link.
+    // Packages resolve from their real path (ui/node_modules), the app's files through the link.
     fs.symlinkSync(modules, path.join(work, 'node_modules'), 'dir');
     const step = { cwd: work, signal: opts.signal, env: opts.env ?? process.env };
     await run('vite build', process.execPath, [path.join(modules, 'vite/bin/vite.js'), 'build', '--logLevel', 'warn'], step);
@@ -67,7 +71,7 @@ export async function buildUi(opts: UiBuildOptions): Promise<string> {
 }
 
 /** Short hash of every source file's path and content (sorted, so the order of reading does not matter). */
-export function sourcesHash(sources: string): string {
+function sourcesHash(sources: string): string {
   const hash = createHash('sha256');
   const walk = (dir: string): string[] =>
     fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

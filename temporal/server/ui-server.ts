@@ -1,6 +1,6 @@
 /**
  * The Temporal Web UI for the embedded server: one HTTP server that serves the built app
- * (temporal/ui, built on first use by ui-build.ts; every unknown path answers index.html, the
+ * (ui/, built on first use by ui-build.ts; every unknown path answers index.html, the
  * app's router takes it from there) and passes `/api/...` to the embedded server's HTTP API, so
  * the app calls its own origin. Until the build is done it answers a page saying so; a failed
  * build answers a page saying why.
@@ -15,8 +15,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { sameSecret } from './server/credential';
-import { hostAllowed, readBody } from './server/http/server';
+import { sameSecret } from './credential';
+import { hostAllowed, readBody } from './http/server';
 import { buildUi } from './ui-build';
 
 export interface TemporalUiOptions {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { configSchema } from '../../../src/config';
+import { configSchema } from '../../src/config';
 
 type Yaml = string | Yaml[] | { [key: string]: Yaml };
 
@@ -73,7 +73,7 @@ function scalar(text: string, n: number): Yaml {
   return text;
 }
 
-const repo = path.resolve(__dirname, '../../..');
+const repo = path.resolve(__dirname, '../..');
 const composeDir = path.join(repo, 'temporal');
 const compose = parseYamlSubset(readFileSync(path.join(composeDir, 'docker-compose.yml'), 'utf8'));
 

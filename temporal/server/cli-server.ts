@@ -1,12 +1,12 @@
 /**
  * Temporal's own development server, `temporal server start-dev` of the Temporal CLI, as a child
- * process: what `TEMPORAL_SERVER=cli` runs instead of the embedded server, and what the tests
- * start for their real-Temporal pass (test/support/temporal-cli.ts). docs/temporal.md.
+ * process: the real server this package's tests also run on (README.md "Conformance"), what the
+ * service's `TEMPORAL_SERVER=cli` runs instead of the embedded server, and what the service's tests
+ * start for their real-Temporal pass (docs/temporal.md).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { Connection } from '@temporalio/client';
 
 export interface TemporalCliOptions {
   /** The `temporal` binary: a path, or a name looked up on PATH. */
@@ -118,6 +118,9 @@ async function startOnce(opts: TemporalCliOptions): Promise<TemporalCliServer> {
 }
 
 async function answers(address: string, namespace: string): Promise<boolean> {
+  // Loaded here, not with the package: the embedded server's thread loads the package and needs
+  // no client (loading it takes 130-280 ms).
+  const { Connection } = await import('@temporalio/client');
   try {
     const connection = await Connection.connect({ address, connectTimeout: 2_000 });
     try {
