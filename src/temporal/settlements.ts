@@ -18,6 +18,7 @@ import type { Logger } from '../log';
 import { isWorkflowType } from './registry';
 import { SEARCH, searchAttributes } from './search-attributes';
 import { ensureRecurringSchedules } from './schedules';
+import { ID_PREFIX, LEDGER_EXPIRY_ID } from '../workflows/contracts';
 
 export interface SettleDeps {
   client: Client;
@@ -75,32 +76,34 @@ async function failPlanCommunications(db: Db, organisationId: string, planId: st
   }
 }
 
-/** By workflow type: the prefix of its id (before the record's id) and what its close does. */
-const KINDS: Record<string, { prefix: string; settle: (deps: SettleDeps, closed: Closed) => Promise<unknown> }> = {
+type Settle = (deps: SettleDeps, closed: Closed) => Promise<unknown>;
+
+/** By workflow type: the prefix of its id (before the record's key: the contracts' ID_PREFIX) and what its close does. */
+const KINDS: Record<string, { prefix: string; settle: Settle }> = {
   webhookDeliveryWorkflow: {
-    prefix: 'webhook-request:',
+    prefix: ID_PREFIX.webhookDeliveryWorkflow,
     settle: ({ db }, c) => failPendingRequest(scopedClient(db, c.organisationId), c.organisationId, c.key, c.reason),
   },
   automationRunWorkflow: {
-    prefix: 'automation-run:',
+    prefix: ID_PREFIX.automationRunWorkflow,
     settle: ({ db }, c) => {
       const [automationId, eventId] = c.key.split(':');
       return rejectPendingApprovals(scopedClient(db, c.organisationId), c.organisationId, { automationId, eventId }, `${c.info.status.name}: the run was ${c.reason}`);
     },
   },
   reportRunWorkflow: {
-    prefix: 'report-run:',
+    prefix: ID_PREFIX.reportRunWorkflow,
     settle: async ({ db, config }, c) => {
       await markFailed(scopedClient(db, c.organisationId), c.key, c.reason);
       await removeReportFiles(config, c.key);
     },
   },
   communicationSendWorkflow: {
-    prefix: 'communication:',
+    prefix: ID_PREFIX.communicationSendWorkflow,
     settle: ({ db }, c) => failPendingCommunication(scopedClient(db, c.organisationId), c.organisationId, c.key, c.reason),
   },
   communicationPlanWorkflow: {
-    prefix: 'communication-plan:',
+    prefix: ID_PREFIX.communicationPlanWorkflow,
     settle: async ({ db }, c) => {
       const org = scopedClient(db, c.organisationId);
       await org.$transaction((tx) => draftAfterWorkflowEnded(tx, system(c.organisationId), c.key, c.info.closeTime ?? new Date(), `the plan's workflow was ${c.reason}`));
@@ -108,10 +111,10 @@ const KINDS: Record<string, { prefix: string; settle: (deps: SettleDeps, closed:
     },
   },
   // Money: never left half-moved. Every step is an idempotent ledger step, so the workflow runs again to the end.
-  accountTerminationWorkflow: { prefix: 'account-termination:', settle: restart },
-  walletTopupWorkflow: { prefix: 'wallet-topup:', settle: restart },
+  accountTerminationWorkflow: { prefix: ID_PREFIX.accountTerminationWorkflow, settle: restart },
+  walletTopupWorkflow: { prefix: ID_PREFIX.walletTopupWorkflow, settle: restart },
   // Its recurrence is a schedule, which an ended run leaves as it is: ensure it, as at every start.
-  ledgerExpiryWorkflow: { prefix: 'ledger-expiry', settle: ({ client, config, log }) => ensureRecurringSchedules(client, config.TEMPORAL_TASK_QUEUE, log) },
+  ledgerExpiryWorkflow: { prefix: LEDGER_EXPIRY_ID, settle: ({ client, config, log }) => ensureRecurringSchedules(client, config.TEMPORAL_TASK_QUEUE, log) },
 };
 
 export const SETTLED_WORKFLOW_TYPES = Object.keys(KINDS);

@@ -3,8 +3,22 @@
 // workflow sandbox may load it and no layer drags another in through it. Inputs carry ids only
 // (docs/security.md "Workflows and personal data"): the activities load the rows.
 
+/**
+ * The start of each workflow's id, before its business key: the id functions below build on it,
+ * and the reconciler reads the key after it (src/temporal/settlements.ts).
+ */
+export const ID_PREFIX = {
+  automationRunWorkflow: 'automation-run:',
+  webhookDeliveryWorkflow: 'webhook-request:',
+  communicationSendWorkflow: 'communication:',
+  communicationPlanWorkflow: 'communication-plan:',
+  reportRunWorkflow: 'report-run:',
+  walletTopupWorkflow: 'wallet-topup:',
+  accountTerminationWorkflow: 'account-termination:',
+} as const satisfies { [T in keyof WorkflowInputs]: string };
+
 /** automationRunWorkflow: one per automation and outbox event (docs/automations.md "Runs"). */
-export const automationRunWorkflowId = (automationId: string, eventId: string) => `automation-run:${automationId}:${eventId}`;
+export const automationRunWorkflowId = (automationId: string, eventId: string) => `${ID_PREFIX.automationRunWorkflow}${automationId}:${eventId}`;
 
 export interface AutomationRunInput {
   organisationId: string;
@@ -32,7 +46,7 @@ export interface ApprovalDecision {
 }
 
 /** webhookDeliveryWorkflow: one per webhook request (docs/webhooks.md "Delivery"). */
-export const webhookRequestWorkflowId = (requestId: string) => `webhook-request:${requestId}`;
+export const webhookRequestWorkflowId = (requestId: string) => `${ID_PREFIX.webhookDeliveryWorkflow}${requestId}`;
 
 export interface WebhookDeliveryInput {
   organisationId: string;
@@ -48,7 +62,7 @@ export interface WebhookDeliveryInput {
 export type WebhookRequestState = 'PENDING' | 'SUCCESS' | 'FAILED';
 
 /** communicationSendWorkflow: one per single communication (docs/communications.md). */
-export const communicationWorkflowId = (communicationId: string) => `communication:${communicationId}`;
+export const communicationWorkflowId = (communicationId: string) => `${ID_PREFIX.communicationSendWorkflow}${communicationId}`;
 
 export interface SendCommunicationInput {
   organisationId: string;
@@ -60,7 +74,7 @@ export interface SendCommunicationInput {
 export type SendOutcome = 'SENT' | 'FAILED' | 'ALREADY_DONE';
 
 /** communicationPlanWorkflow: one per POSTED plan, woken by planChanged (docs/communications.md "Plans"). */
-export const planWorkflowId = (planId: string) => `communication-plan:${planId}`;
+export const planWorkflowId = (planId: string) => `${ID_PREFIX.communicationPlanWorkflow}${planId}`;
 
 export interface PlanRef {
   organisationId: string;
@@ -70,7 +84,7 @@ export interface PlanRef {
 export type CommunicationPlanInput = PlanRef & { lastTick?: number | null };
 
 /** reportRunWorkflow: one per report run (docs/reports.md "Run"). */
-export const reportRunWorkflowId = (runId: string) => `report-run:${runId}`;
+export const reportRunWorkflowId = (runId: string) => `${ID_PREFIX.reportRunWorkflow}${runId}`;
 
 export interface ReportRunRef {
   organisationId: string;
@@ -80,7 +94,7 @@ export interface ReportRunRef {
 export type ReportRunOutcome = 'SENT' | 'FAILED' | 'ALREADY_DONE';
 
 /** walletTopupWorkflow: one per debit that left a wallet under its threshold (docs/money.md "Auto top-up"). */
-export const topupWorkflowId = (causeId: string) => `wallet-topup:${causeId}`;
+export const topupWorkflowId = (causeId: string) => `${ID_PREFIX.walletTopupWorkflow}${causeId}`;
 
 export interface TopupInput {
   organisationId: string;
@@ -93,7 +107,7 @@ export interface TopupInput {
 export type TopupOutcome = 'CREDITED' | 'DECLINED' | 'NOT_NEEDED';
 
 /** accountTerminationWorkflow: one per account (docs/money.md "Termination"). */
-export const terminationWorkflowId = (accountId: string) => `account-termination:${accountId}`;
+export const terminationWorkflowId = (accountId: string) => `${ID_PREFIX.accountTerminationWorkflow}${accountId}`;
 
 export interface TerminationInput {
   organisationId: string;
