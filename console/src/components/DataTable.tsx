@@ -28,6 +28,7 @@ export interface DataTableProps<T> extends Omit<TableProps, 'children' | 'data'>
   compact?: boolean;
   /** Narrower than its `minWidth`, the table scrolls sideways instead of squeezing its columns. */
   scroll?: Omit<TableScrollContainerProps, 'children'>;
+  /** A `<caption>` element: what a table shown instead of a chart is of. */
   caption?: ReactNode;
   rowTestId?: string;
   /** More attributes of a row: the record's id, for a test that follows that row. */
@@ -43,6 +44,7 @@ export const NoRows = ({ text, compact }: { text: string; compact?: boolean }) =
 
 export function DataTable<T>({ columns, rows, rowKey, empty, compact, scroll, caption, rowTestId, rowData, onRowClick, detail, ...table }: DataTableProps<T>) {
   if (rows.length === 0) return empty === undefined ? null : <NoRows text={empty} compact={compact} />;
+  // Header and cells alike: a column has one alignment and one width.
   const shape = (c: Column<T>) => ({ ta: c.align, w: c.w, miw: c.miw });
   const body = (
     <Table {...table}>
