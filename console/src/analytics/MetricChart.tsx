@@ -1,5 +1,6 @@
-import { Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Paper, Stack, Text, Title } from '@mantine/core';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { DataTable } from '../components/DataTable';
 import { inZone } from '../components/zone';
 import { GRANULARITIES, type Granularity, type Item, type MetricDef } from './metrics';
 import { exact } from '../components/format';
@@ -13,6 +14,9 @@ const LABELS: Record<Granularity, { tick: Intl.DateTimeFormatOptions; full: Intl
   DAY: { tick: { day: 'numeric', month: 'short' }, full: { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' } },
   MONTH: { tick: { month: 'short', year: '2-digit' }, full: { month: 'long', year: 'numeric' } },
 };
+
+/** A bucket's start and each item's number in it (`s0`, `s1`, …): a point of the chart, a row of the table. */
+type Bucket = { timestamp: number } & Record<string, number>;
 
 interface Props {
   metric: MetricDef;
@@ -30,7 +34,7 @@ interface Props {
 export function MetricChart({ metric, items, granularity, zone, view }: Props) {
   const series = items.map((item) => item[metric.key] ?? []);
   const buckets = series[0] ?? [];
-  const rows = buckets.map((b, i) => ({ timestamp: b.timestamp, ...Object.fromEntries(series.map((s, j) => [`s${j}`, s[i]?.number ?? 0])) }));
+  const rows: Bucket[] = buckets.map((b, i) => ({ timestamp: b.timestamp, ...Object.fromEntries(series.map((s, j) => [`s${j}`, s[i]?.number ?? 0])) }));
   const bucket = (t: number, full = false) => inZone(t, zone, LABELS[granularity][full ? 'full' : 'tick']);
   const word = GRANULARITIES.find((g) => g.value === granularity)!.word;
   const titleId = `metric-${metric.key}-title`;
@@ -67,25 +71,15 @@ export function MetricChart({ metric, items, granularity, zone, view }: Props) {
             {items.length > DRAWN && <Text size="xs" c="dimmed">The chart draws the first {DRAWN} of {items.length} organisations; the table view lists them all.</Text>}
           </>
         ) : (
-          <Table.ScrollContainer minWidth={Math.max(400, 160 + items.length * 120)} maxHeight={420}>
-            <Table striped stickyHeader data-testid="metric-table">
-              <caption style={{ captionSide: 'top', textAlign: 'left' }}>{title} ({zone})</caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">{word}</Table.Th>
-                  {items.map((item) => <Table.Th key={item.organisationId} scope="col" ta="right">{item.organisationName}</Table.Th>)}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {buckets.map((b, i) => (
-                  <Table.Tr key={b.timestamp} data-testid="metric-row">
-                    <Table.Th scope="row" fw={400}>{bucket(b.timestamp, true)}</Table.Th>
-                    {series.map((s, j) => <Table.Td key={j} ta="right">{exact(s[i]?.number ?? 0)}</Table.Td>)}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            rows={rows}
+            caption={<caption style={{ captionSide: 'top', textAlign: 'left' }}>{title} ({zone})</caption>}
+            data-testid="metric-table" striped stickyHeader scroll={{ minWidth: Math.max(400, 160 + items.length * 120), maxHeight: 420 }} rowTestId="metric-row" rowKey={(r) => r.timestamp}
+            columns={[
+              { header: word, rowHeader: { fw: 400 }, cell: (r) => bucket(r.timestamp, true) },
+              ...items.map((item, j) => ({ header: item.organisationName, align: 'right' as const, cell: (r: Bucket) => exact(r[`s${j}`]) })),
+            ]}
+          />
         )}
       </Stack>
     </Paper>

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Loader, Modal, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { api } from '../api/client';
@@ -6,7 +6,9 @@ import { messageOf, ok } from '../api/errors';
 import type { ActionRecord } from '../api/types';
 import { useLoad } from '../api/useLoad';
 import { STATUS_COLOURS } from './runs';
+import { DataTable } from '../components/DataTable';
 import { when } from '../components/format';
+import { Loading } from '../components/Loading';
 
 const APPROVALS = { id: 'APPROVAL_REQUESTS', action_id: 'REQUEST_APPROVAL' };
 const attribute = (r: ActionRecord, key: string) => r.record_attributes.find((a) => a.key === key)?.value ?? null;
@@ -32,57 +34,51 @@ export function ApprovalsPage() {
         <Title order={1} size="h2">Approvals</Title>
         <Button variant="default" onClick={inbox.reload}>Refresh</Button>
       </Group>
-      {inbox.error && <Alert color="red" title="Cannot load the approvals">{inbox.error.message}</Alert>}
-      {!inbox.data && !inbox.error && <Loader aria-label="Loading" />}
-      {inbox.data && (
-        <>
-          <Title order={2} size="h3">Waiting for a decision</Title>
-          {inbox.data.pending.length === 0 ? <Text c="dimmed">Nothing waits for a decision.</Text> : <Requests records={inbox.data.pending} onDecide={setDeciding} />}
-          <Title order={2} size="h3">Recently decided</Title>
-          {inbox.data.decided.length === 0 ? <Text c="dimmed">None yet.</Text> : <Requests records={inbox.data.decided} />}
-        </>
-      )}
+      <Loading loaded={inbox} what="the approvals">
+        {({ pending, decided }) => (
+          <>
+            <Title order={2} size="h3">Waiting for a decision</Title>
+            <Requests records={pending} empty="Nothing waits for a decision." onDecide={setDeciding} />
+            <Title order={2} size="h3">Recently decided</Title>
+            <Requests records={decided} empty="None yet." />
+          </>
+        )}
+      </Loading>
       {deciding && <DecisionDialog decision={deciding} onClose={() => setDeciding(undefined)} onDone={() => (setDeciding(undefined), inbox.reload())} />}
     </Stack>
   );
 }
 
-function Requests({ records, onDecide }: { records: ActionRecord[]; onDecide?: (d: Decision) => void }) {
+function Requests({ records, empty, onDecide }: { records: ActionRecord[]; empty: string; onDecide?: (d: Decision) => void }) {
   return (
-    <Table.ScrollContainer minWidth={720}>
-      <Table striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Requested</Table.Th>
-            <Table.Th scope="col">Automation</Table.Th>
-            <Table.Th scope="col">About</Table.Th>
-            <Table.Th scope="col">{onDecide ? 'Decide' : 'Decision'}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {records.map((r) => (
-            <Table.Tr key={r.id} data-testid="approval-row">
-              <Table.Td>{when(r.created_on)}</Table.Td>
-              <Table.Td>{r.automation.name}</Table.Td>
-              <Table.Td>
-                {attribute(r, 'approval_entity_type') ?? r.entity.type} {r.entity.reference ?? r.entity.id}
-                {attribute(r, 'notes') && <Text size="xs" c="dimmed">Comment: {attribute(r, 'notes')}</Text>}
-              </Table.Td>
-              <Table.Td>
-                {onDecide ? (
-                  <Group gap="xs">
-                    <Button size="xs" color="green" onClick={() => onDecide({ record: r, status: 'APPROVED' })}>Approve</Button>
-                    <Button size="xs" color="red" variant="light" onClick={() => onDecide({ record: r, status: 'REJECTED' })}>Reject</Button>
-                  </Group>
-                ) : (
-                  <Badge color={STATUS_COLOURS[r.status]}>{r.status}{r.reason ? `: ${r.reason}` : ''}</Badge>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      rows={records}
+      empty={empty}
+      striped scroll={{ minWidth: 720 }} rowTestId="approval-row" rowKey={(r) => r.id}
+      columns={[
+        { header: 'Requested', cell: (r) => when(r.created_on) },
+        { header: 'Automation', cell: (r) => r.automation.name },
+        {
+          header: 'About',
+          cell: (r) => (
+            <>
+              {attribute(r, 'approval_entity_type') ?? r.entity.type} {r.entity.reference ?? r.entity.id}
+              {attribute(r, 'notes') && <Text size="xs" c="dimmed">Comment: {attribute(r, 'notes')}</Text>}
+            </>
+          ),
+        },
+        { header: onDecide ? 'Decide' : 'Decision', cell: (r) => (onDecide ? <Decide record={r} onDecide={onDecide} /> : <Badge color={STATUS_COLOURS[r.status]}>{r.status}{r.reason ? `: ${r.reason}` : ''}</Badge>) },
+      ]}
+    />
+  );
+}
+
+function Decide({ record, onDecide }: { record: ActionRecord; onDecide: (d: Decision) => void }) {
+  return (
+    <Group gap="xs">
+      <Button size="xs" color="green" onClick={() => onDecide({ record, status: 'APPROVED' })}>Approve</Button>
+      <Button size="xs" color="red" variant="light" onClick={() => onDecide({ record, status: 'REJECTED' })}>Reject</Button>
+    </Group>
   );
 }
 

@@ -2,18 +2,11 @@
 // each action's outcome and its reason, as the service derives them from the runs' records.
 import { api } from '../api/client';
 import { ok } from '../api/errors';
-import type { AttributeDef, AutomationRun } from '../api/types';
+import type { AttributeDef } from '../api/types';
 import { OPERATOR_LABELS } from './values';
 
-export interface RunPage {
-  runs: AutomationRun[];
-  total: number;
-}
-
-export async function loadRuns(automationId: string, page = 1, size = 20): Promise<RunPage> {
-  const res = await ok(api.GET('/automations/{id}/runs', { params: { path: { id: automationId }, query: { page, size } } }));
-  return { runs: res.content, total: res.paging.total };
-}
+export const loadRuns = (automationId: string, page: number, size: number) =>
+  ok(api.GET('/automations/{id}/runs', { params: { path: { id: automationId }, query: { page, size } } }));
 
 /** Badge colours of run states and action outcomes. */
 export const STATUS_COLOURS: Record<string, string> = {

@@ -1,10 +1,11 @@
-import { Alert, Anchor, Badge, Button, Group, Loader, Pagination, Select, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Select, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api/client';
 import { ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { when } from '../components/format';
+import { PagedList } from '../components/PagedList';
 import { ContactPicker, type PickedContact } from './ContactPicker';
 import { Section } from './Section';
 import { CHANNELS, MESSAGE_STATES, STATE_COLOURS, type Channel, type MessageQuery, type MessageState } from './types';
@@ -61,7 +62,6 @@ export function MessagesPage() {
     return () => clearInterval(timer);
   }, [pending, list.reload]);
 
-  const data = list.data;
   return (
     <Section>
       <Group align="flex-end" wrap="wrap">
@@ -71,55 +71,31 @@ export function MessagesPage() {
         <Select label="Archived" data={ARCHIVED} value={archived} onChange={(v) => set('archived', v)} clearable placeholder="Both" w={170} />
         <Button variant="default" onClick={list.reload}>Refresh</Button>
       </Group>
-      {list.error && <Alert color="red" title="Cannot load the communications">{list.error.message}</Alert>}
-      {!data && !list.error && <Loader aria-label="Loading" />}
-      {data && (
-        <Text size="sm" c="dimmed" data-testid="message-total">
-          {data.paging.total === 1 ? '1 communication' : `${data.paging.total} communications`}
-        </Text>
-      )}
-      {data && data.content.length > 0 && (
-        <Table.ScrollContainer minWidth={900}>
-          <Table striped highlightOnHover aria-label="Communications">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Created</Table.Th>
-                <Table.Th scope="col">Subject</Table.Th>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">Channel</Table.Th>
-                <Table.Th scope="col">State</Table.Th>
-                <Table.Th scope="col">To</Table.Th>
-                <Table.Th scope="col">Sent</Table.Th>
-                <Table.Th scope="col">Viewed</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.content.map((c) => (
-                <Table.Tr key={c.id} data-testid="message-row">
-                  <Table.Td>{when(c.created_on)}</Table.Td>
-                  <Table.Td>
-                    <Anchor size="sm" component={Link} to={`/communications/messages/${c.id}`}>{c.subject || '(no subject)'}</Anchor>
-                  </Table.Td>
-                  <Table.Td>{c.name}</Table.Td>
-                  <Table.Td>{c.channel}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" color={STATE_COLOURS[c.life_cycle_state]} data-testid="message-state">{c.life_cycle_state}</Badge>
-                    {c.is_archived && <Badge variant="outline" color="gray" ml={4}>archived</Badge>}
-                    {c.failure_reason && <Text size="xs" c="red">{c.failure_reason}</Text>}
-                  </Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{c.recipient ?? '—'}</Table.Td>
-                  <Table.Td>{when(c.sent_on)}</Table.Td>
-                  <Table.Td>{c.is_viewed ? when(c.viewed_on) : 'No'}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {data && data.content.length === 0 && <Text c="dimmed">No communication matches.</Text>}
-      {data && data.paging.total > PAGE && (
-        <Pagination total={Math.ceil(data.paging.total / PAGE)} value={page} onChange={(p) => set('page', String(p))} aria-label="Pages" />
-      )}
+      <PagedList
+        list={list} what="the communications" rows={(d) => d.content} size={PAGE} page={page} onPage={(p) => set('page', String(p))}
+        empty="No communication matches."
+        above={(d) => <Text size="sm" c="dimmed" data-testid="message-total">{d.paging.total === 1 ? '1 communication' : `${d.paging.total} communications`}</Text>}
+        aria-label="Communications" striped highlightOnHover scroll={{ minWidth: 900 }} rowTestId="message-row" rowKey={(c) => c.id}
+        columns={[
+          { header: 'Created', cell: (c) => when(c.created_on) },
+          { header: 'Subject', cell: (c) => <Anchor size="sm" component={Link} to={`/communications/messages/${c.id}`}>{c.subject || '(no subject)'}</Anchor> },
+          { header: 'Name', cell: (c) => c.name },
+          { header: 'Channel', cell: (c) => c.channel },
+          {
+            header: 'State',
+            cell: (c) => (
+              <>
+                <Badge variant="light" color={STATE_COLOURS[c.life_cycle_state]} data-testid="message-state">{c.life_cycle_state}</Badge>
+                {c.is_archived && <Badge variant="outline" color="gray" ml={4}>archived</Badge>}
+                {c.failure_reason && <Text size="xs" c="red">{c.failure_reason}</Text>}
+              </>
+            ),
+          },
+          { header: 'To', cell: (c) => c.recipient ?? '—', style: { wordBreak: 'break-all' } },
+          { header: 'Sent', cell: (c) => when(c.sent_on) },
+          { header: 'Viewed', cell: (c) => (c.is_viewed ? when(c.viewed_on) : 'No') },
+        ]}
+      />
     </Section>
   );
 }

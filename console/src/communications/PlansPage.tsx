@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Select, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Select, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client';
@@ -31,36 +31,19 @@ export function PlansPage() {
         </Group>
         <Button component={Link} to="/communications/plans/new">New plan</Button>
       </Group>
-      <PagedList list={list} what="the plans" empty={searched || state ? 'No plan matches.' : 'No plan yet.'} size={PAGE} page={page} onPage={setPage}>
-        {(plans) => (
-          <Table.ScrollContainer minWidth={820}>
-            <Table striped highlightOnHover aria-label="Plans">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Name</Table.Th>
-                  <Table.Th scope="col">State</Table.Th>
-                  <Table.Th scope="col">Channel</Table.Th>
-                  <Table.Th scope="col">Frequency (UTC)</Table.Th>
-                  <Table.Th scope="col">Next tick ({tz})</Table.Th>
-                  <Table.Th scope="col">From – until ({tz})</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {plans.map((p) => (
-                  <Table.Tr key={p.id} data-testid="plan-row">
-                    <Table.Td><Anchor size="sm" component={Link} to={`/communications/plans/${p.id}`}>{p.name}</Anchor></Table.Td>
-                    <Table.Td><Badge variant="light" color={PLAN_COLOURS[p.life_cycle_state]}>{p.life_cycle_state}</Badge></Table.Td>
-                    <Table.Td>{p.preferred_channel}</Table.Td>
-                    <Table.Td><Text size="sm" ff="monospace">{p.frequency}</Text></Table.Td>
-                    <Table.Td>{p.next_tick_on === null ? '—' : scheduleTime(p.next_tick_on * 1000, tz)}</Table.Td>
-                    <Table.Td>{scheduleTime(p.start_date * 1000, tz)} – {p.end_date === null ? 'no end' : scheduleTime(p.end_date * 1000, tz)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </PagedList>
+      <PagedList
+        list={list} what="the plans" rows={(d) => d.content} size={PAGE} page={page} onPage={setPage}
+        empty={searched || state ? 'No plan matches.' : 'No plan yet.'}
+        aria-label="Plans" striped highlightOnHover scroll={{ minWidth: 820 }} rowTestId="plan-row" rowKey={(p) => p.id}
+        columns={[
+          { header: 'Name', cell: (p) => <Anchor size="sm" component={Link} to={`/communications/plans/${p.id}`}>{p.name}</Anchor> },
+          { header: 'State', cell: (p) => <Badge variant="light" color={PLAN_COLOURS[p.life_cycle_state]}>{p.life_cycle_state}</Badge> },
+          { header: 'Channel', cell: (p) => p.preferred_channel },
+          { header: 'Frequency (UTC)', cell: (p) => <Text size="sm" ff="monospace">{p.frequency}</Text> },
+          { header: `Next tick (${tz})`, cell: (p) => (p.next_tick_on === null ? '—' : scheduleTime(p.next_tick_on * 1000, tz)) },
+          { header: `From – until (${tz})`, cell: (p) => `${scheduleTime(p.start_date * 1000, tz)} – ${p.end_date === null ? 'no end' : scheduleTime(p.end_date * 1000, tz)}` },
+        ]}
+      />
     </Section>
   );
 }

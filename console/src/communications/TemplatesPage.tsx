@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Table, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, TextInput } from '@mantine/core';
 import { Link } from 'react-router';
 import { api } from '../api/client';
 import { ok } from '../api/errors';
@@ -23,32 +23,17 @@ export function TemplatesPage() {
         <TextInput label="Search" placeholder="Part of the name" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={300} />
         <Button component={Link} to="/communications/templates/new">New template</Button>
       </Group>
-      <PagedList list={list} what="the templates" empty={searched ? 'No template matches.' : 'No template yet.'} size={PAGE} page={page} onPage={setPage}>
-        {(templates) => (
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped highlightOnHover aria-label="Templates">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Name</Table.Th>
-                  <Table.Th scope="col">Code</Table.Th>
-                  <Table.Th scope="col">Languages</Table.Th>
-                  <Table.Th scope="col">Changed</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {templates.map((t) => (
-                  <Table.Tr key={t.id} data-testid="template-row">
-                    <Table.Td><Anchor size="sm" component={Link} to={`/communications/templates/${t.id}`}>{t.name}</Anchor></Table.Td>
-                    <Table.Td>{t.code ?? '—'}</Table.Td>
-                    <Table.Td>{t.contents.map((c) => languageName(c.language) ?? c.language).join(', ')}</Table.Td>
-                    <Table.Td>{when(t.updated_on)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </PagedList>
+      <PagedList
+        list={list} what="the templates" rows={(d) => d.content} size={PAGE} page={page} onPage={setPage}
+        empty={searched ? 'No template matches.' : 'No template yet.'}
+        aria-label="Templates" striped highlightOnHover scroll={{ minWidth: 640 }} rowTestId="template-row" rowKey={(t) => t.id}
+        columns={[
+          { header: 'Name', cell: (t) => <Anchor size="sm" component={Link} to={`/communications/templates/${t.id}`}>{t.name}</Anchor> },
+          { header: 'Code', cell: (t) => t.code ?? '—' },
+          { header: 'Languages', cell: (t) => t.contents.map((c) => languageName(c.language) ?? c.language).join(', ') },
+          { header: 'Changed', cell: (t) => when(t.updated_on) },
+        ]}
+      />
     </Section>
   );
 }

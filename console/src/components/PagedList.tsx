@@ -1,7 +1,9 @@
-import { Alert, Loader, Pagination, Text } from '@mantine/core';
+import { Pagination } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Loaded } from '../api/useLoad';
+import { DataTable, NoRows, type DataTableProps } from './DataTable';
+import { Loading } from './Loading';
 
 /**
  * A list's page and its name search (debounced): the page goes back to 1 when the search or one
@@ -15,25 +17,51 @@ export function useSearchedPages(...filters: unknown[]) {
   return { page, setPage, search, setSearch, searched };
 }
 
-/** What surrounds a paged list's table: the refusal, the loading, the empty line and the pages. */
-export function PagedList<T>({ list, what, empty, size, page, onPage, children }: {
-  list: Loaded<{ content: T[]; paging: { total: number } }>;
-  /** As in "Cannot load the segments". */
+/** The API's paging envelope: `paging.total` counts every page; the page's rows have a name of the list's own, which `rows` picks. */
+interface Envelope {
+  paging: { total: number };
+}
+
+type Shown<T, D> = Omit<DataTableProps<T>, 'rows' | 'empty' | 'compact'> | { children: (rows: T[], data: D) => ReactNode };
+
+type PagedListProps<T, D extends Envelope> = Shown<T, D> & {
+  list: Loaded<D>;
+  /** As in "Cannot load the segments", "Pages of the segments". */
   what: string;
-  empty: string;
+  rows: (data: D) => T[];
+  /** Left out, an empty page shows nothing but what `above` says (a count of 0). */
+  empty?: string;
   size: number;
   page: number;
   onPage: (page: number) => void;
-  children: (rows: T[]) => ReactNode;
-}) {
-  const data = list.data;
+  /** Inside a section (a contact's tab): the smaller loader, text and pages of its surroundings. */
+  compact?: boolean;
+  /** What the answer shows above its rows (their count, the page's title). */
+  above?: (data: D) => ReactNode;
+};
+
+/**
+ * A page of a list with the refusal, the loading, the empty line and the pages around it. The rows
+ * are a table of `columns`, or, for a list that is no table (a run's card each), `children`.
+ */
+export function PagedList<T, D extends Envelope>({ list, what, rows, empty, size, page, onPage, compact, above, ...shown }: PagedListProps<T, D>) {
   return (
-    <>
-      {list.error && <Alert color="red" title={`Cannot load ${what}`}>{list.error.message}</Alert>}
-      {!data && !list.error && <Loader aria-label="Loading" />}
-      {data && data.content.length === 0 && <Text c="dimmed">{empty}</Text>}
-      {data && data.content.length > 0 && children(data.content)}
-      {data && data.paging.total > size && <Pagination total={Math.ceil(data.paging.total / size)} value={page} onChange={onPage} aria-label="Pages" />}
-    </>
+    <Loading loaded={list} what={what} compact={compact}>
+      {(data) => {
+        const items = rows(data);
+        const { total } = data.paging;
+        return (
+          <>
+            {above?.(data)}
+            {'children' in shown ? (
+              items.length === 0 && empty !== undefined ? <NoRows text={empty} compact={compact} /> : shown.children(items, data)
+            ) : (
+              <DataTable {...shown} rows={items} empty={empty} compact={compact} />
+            )}
+            {total > size && <Pagination total={Math.ceil(total / size)} value={page} onChange={onPage} aria-label={`Pages of ${what}`} size={compact ? 'sm' : undefined} />}
+          </>
+        );
+      }}
+    </Loading>
   );
 }

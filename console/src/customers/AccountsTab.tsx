@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -6,8 +6,8 @@ import { api } from '../api/client';
 import { messageOf, ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { money } from '../components/format';
+import { PagedList } from '../components/PagedList';
 import type { Account } from './types';
-import { Empty, Loading, Pages } from './ui';
 
 const PAGE = 20;
 
@@ -19,48 +19,23 @@ export function AccountsTab({ contactId }: { contactId: string }) {
     [contactId, page],
   );
   return (
-    <Loading loaded={accounts} what="the accounts">
-      {(data) => (
-        <Stack>
-          {data.accounts.length === 0 && <Empty>No account. Wallets and rewards are held by accounts.</Empty>}
-          {data.accounts.length > 0 && (
-            <Table.ScrollContainer minWidth={820}>
-              <Table striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">Number</Table.Th>
-                    <Table.Th scope="col">Name</Table.Th>
-                    <Table.Th scope="col">State</Table.Th>
-                    <Table.Th scope="col">Currency</Table.Th>
-                    <Table.Th scope="col">Balance</Table.Th>
-                    <Table.Th scope="col">Credit limit</Table.Th>
-                    <Table.Th scope="col">Classification</Table.Th>
-                    <Table.Th scope="col">Wallet</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.accounts.map((a) => (
-                    <Table.Tr key={a.id} data-testid="account-row">
-                      <Table.Td>
-                        {a.number} {a.is_primary && <Badge size="xs" variant="light">Primary</Badge>}
-                      </Table.Td>
-                      <Table.Td>{a.name ?? '—'}</Table.Td>
-                      <Table.Td>{a.life_cycle_state}</Table.Td>
-                      <Table.Td>{a.currency_code}</Table.Td>
-                      <Table.Td>{money(a.balance, a.currency_code)}</Table.Td>
-                      <Table.Td>{a.credit_limit === null ? 'None' : money(a.credit_limit, a.currency_code)}</Table.Td>
-                      <Table.Td>{a.classification?.name ?? '—'}</Table.Td>
-                      <Table.Td><WalletCell account={a} contactId={contactId} onAdded={accounts.reload} /></Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-          <Pages total={data.paging.total} size={PAGE} page={page} onChange={setPage} label="Pages of accounts" />
-        </Stack>
-      )}
-    </Loading>
+    <Stack>
+      <PagedList
+        list={accounts} what="the accounts" rows={(d) => d.accounts} size={PAGE} page={page} onPage={setPage} compact
+        empty="No account. Wallets and rewards are held by accounts."
+        striped scroll={{ minWidth: 820 }} rowTestId="account-row" rowKey={(a) => a.id}
+        columns={[
+          { header: 'Number', cell: (a) => <>{a.number} {a.is_primary && <Badge size="xs" variant="light">Primary</Badge>}</> },
+          { header: 'Name', cell: (a) => a.name ?? '—' },
+          { header: 'State', cell: (a) => a.life_cycle_state },
+          { header: 'Currency', cell: (a) => a.currency_code },
+          { header: 'Balance', cell: (a) => money(a.balance, a.currency_code) },
+          { header: 'Credit limit', cell: (a) => (a.credit_limit === null ? 'None' : money(a.credit_limit, a.currency_code)) },
+          { header: 'Classification', cell: (a) => a.classification?.name ?? '—' },
+          { header: 'Wallet', cell: (a) => <WalletCell account={a} contactId={contactId} onAdded={accounts.reload} /> },
+        ]}
+      />
+    </Stack>
   );
 }
 

@@ -1,11 +1,11 @@
-import { Badge, Group, Select, Stack, Table, TextInput } from '@mantine/core';
+import { Badge, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { api } from '../api/client';
 import { ok, placeError } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { money, when } from '../components/format';
+import { PagedList } from '../components/PagedList';
 import type { FeedItem } from './types';
-import { Empty, Loading, Pages } from './ui';
 
 const PAGE = 25;
 const TYPES = ['PURCHASE', 'AWARD', 'SPEND', 'TOPUP', 'TRANSFER', 'VOID', 'CREDIT', 'DEBIT', 'RETURN', 'EXPIRY', 'VOUCHER_USE'];
@@ -40,43 +40,20 @@ export function ActivityTab({ contactId }: { contactId: string }) {
         <TextInput label="On the day (UTC)" type="date" value={date} onChange={(e) => (setDate(e.currentTarget.value), setPage(1))} error={dateError?.field ? dateError.message : undefined} />
       </Group>
       {!dateError?.field && (
-        <Loading loaded={feed} what="the activity">
-          {(data) => (
-            <>
-              {data.activity_feed.length === 0 ? <Empty>No activity.</Empty> : (
-                <Table.ScrollContainer minWidth={820}>
-                  <Table striped aria-label="Activity feed">
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th scope="col">When</Table.Th>
-                        <Table.Th scope="col">Activity</Table.Th>
-                        <Table.Th scope="col">Direction</Table.Th>
-                        <Table.Th scope="col">Number</Table.Th>
-                        <Table.Th scope="col" ta="right">Amount</Table.Th>
-                        <Table.Th scope="col">State</Table.Th>
-                        <Table.Th scope="col">Details</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {data.activity_feed.map((a) => (
-                        <Table.Tr key={`${a.activity_type}-${a.id}`} data-testid="activity-row">
-                          <Table.Td>{when(a.created_date)}</Table.Td>
-                          <Table.Td>{a.activity_type}</Table.Td>
-                          <Table.Td><Badge variant="light" color={a.direction === 'INCOMING' ? 'green' : 'orange'}>{a.direction === 'INCOMING' ? 'In' : 'Out'}</Badge></Table.Td>
-                          <Table.Td>{a.number ?? a.reference_number ?? a.code ?? '—'}</Table.Td>
-                          <Table.Td ta="right">{money(a.total_amount, a.currency)}</Table.Td>
-                          <Table.Td>{a.state}</Table.Td>
-                          <Table.Td>{detailsOf(a) || '—'}</Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
-              )}
-              <Pages total={data.paging.total} size={PAGE} page={page} onChange={setPage} label="Pages of activity" />
-            </>
-          )}
-        </Loading>
+        <PagedList
+          list={feed} what="the activity" rows={(d) => d.activity_feed} size={PAGE} page={page} onPage={setPage} compact
+          empty="No activity."
+          aria-label="Activity feed" striped scroll={{ minWidth: 820 }} rowTestId="activity-row" rowKey={(a) => `${a.activity_type}-${a.id}`}
+          columns={[
+            { header: 'When', cell: (a) => when(a.created_date) },
+            { header: 'Activity', cell: (a) => a.activity_type },
+            { header: 'Direction', cell: (a) => <Badge variant="light" color={a.direction === 'INCOMING' ? 'green' : 'orange'}>{a.direction === 'INCOMING' ? 'In' : 'Out'}</Badge> },
+            { header: 'Number', cell: (a) => a.number ?? a.reference_number ?? a.code ?? '—' },
+            { header: 'Amount', align: 'right', cell: (a) => money(a.total_amount, a.currency) },
+            { header: 'State', cell: (a) => a.state },
+            { header: 'Details', cell: (a) => detailsOf(a) || '—' },
+          ]}
+        />
       )}
     </Stack>
   );

@@ -1,11 +1,12 @@
-import { Anchor, Badge, Button, Group, Modal, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { api } from '../api/client';
 import { ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { when } from '../components/format';
+import { PagedList } from '../components/PagedList';
 import type { Communication } from './types';
-import { Empty, Facts, Loading, Pages } from './ui';
+import { Facts } from './ui';
 
 const PAGE = 20;
 const COLOURS = { PENDING: 'yellow', SENT: 'green', FAILED: 'red' } as const;
@@ -22,48 +23,28 @@ export function CommunicationsTab({ contactId }: { contactId: string }) {
   return (
     <Stack>
       <Select label="Channel" data={['EMAIL', 'SMS', 'INAPP']} value={channel} onChange={(v) => (setChannel(v as typeof channel), setPage(1))} clearable placeholder="Any" w={160} />
-      <Loading loaded={list} what="the communications">
-        {(data) => (
-          <>
-            {data.content.length === 0 ? <Empty>No communication.</Empty> : (
-              <Table.ScrollContainer minWidth={820}>
-                <Table striped aria-label="Communications">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">Created</Table.Th>
-                      <Table.Th scope="col">Subject or name</Table.Th>
-                      <Table.Th scope="col">Channel</Table.Th>
-                      <Table.Th scope="col">State</Table.Th>
-                      <Table.Th scope="col">To</Table.Th>
-                      <Table.Th scope="col">Sent</Table.Th>
-                      <Table.Th scope="col">Viewed</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.content.map((c) => (
-                      <Table.Tr key={c.id} data-testid="communication-row">
-                        <Table.Td>{when(c.created_on)}</Table.Td>
-                        <Table.Td>
-                          <Anchor component="button" type="button" size="sm" onClick={() => setReading(c)}>{c.subject ?? c.name}</Anchor>
-                        </Table.Td>
-                        <Table.Td>{c.channel}</Table.Td>
-                        <Table.Td>
-                          <Badge variant="light" color={COLOURS[c.life_cycle_state]}>{c.life_cycle_state}</Badge>
-                          {c.failure_reason && <Text size="xs" c="red">{c.failure_reason}</Text>}
-                        </Table.Td>
-                        <Table.Td>{c.recipient ?? '—'}</Table.Td>
-                        <Table.Td>{when(c.sent_on)}</Table.Td>
-                        <Table.Td>{c.is_viewed ? when(c.viewed_on) : 'No'}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            )}
-            <Pages total={data.paging.total} size={PAGE} page={page} onChange={setPage} label="Pages of communications" />
-          </>
-        )}
-      </Loading>
+      <PagedList
+        list={list} what="the communications" rows={(d) => d.content} size={PAGE} page={page} onPage={setPage} compact
+        empty="No communication."
+        aria-label="Communications" striped scroll={{ minWidth: 820 }} rowTestId="communication-row" rowKey={(c) => c.id}
+        columns={[
+          { header: 'Created', cell: (c) => when(c.created_on) },
+          { header: 'Subject or name', cell: (c) => <Anchor component="button" type="button" size="sm" onClick={() => setReading(c)}>{c.subject ?? c.name}</Anchor> },
+          { header: 'Channel', cell: (c) => c.channel },
+          {
+            header: 'State',
+            cell: (c) => (
+              <>
+                <Badge variant="light" color={COLOURS[c.life_cycle_state]}>{c.life_cycle_state}</Badge>
+                {c.failure_reason && <Text size="xs" c="red">{c.failure_reason}</Text>}
+              </>
+            ),
+          },
+          { header: 'To', cell: (c) => c.recipient ?? '—' },
+          { header: 'Sent', cell: (c) => when(c.sent_on) },
+          { header: 'Viewed', cell: (c) => (c.is_viewed ? when(c.viewed_on) : 'No') },
+        ]}
+      />
       {reading && (
         <Modal opened onClose={() => setReading(undefined)} title={reading.subject ?? reading.name} size="lg">
           <Stack>

@@ -1,10 +1,12 @@
-import { Alert, Anchor, Badge, Button, Collapse, Group, Loader, Pagination, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Collapse, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api/client';
 import { ok, placeError } from '../api/errors';
 import { useLoad } from '../api/useLoad';
+import type { Column } from '../components/DataTable';
 import { day, epochOfDay, money } from '../components/format';
+import { PagedList } from '../components/PagedList';
 import type { ContactRow, ContactSearchQuery } from './types';
 
 const PAGE = 20;
@@ -74,8 +76,6 @@ export function ContactsPage() {
   };
   const field = (key: string) => ({ value: draft[key] ?? '', onChange: (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [key]: e.currentTarget.value }), error: errorOf(key) });
 
-  const data = found.data;
-  const page = Number(params.get('page') ?? 1);
   return (
     <Stack>
       <Group justify="space-between">
@@ -126,18 +126,13 @@ export function ContactsPage() {
           w={150}
         />
       </Group>
-      {found.error && !placed?.field && <Alert color="red" title="Cannot search the contacts">{placed?.message}</Alert>}
-      {found.loading && !data && <Loader aria-label="Loading" />}
-      {data && !found.error && (
-        <>
-          <Text size="sm" c="dimmed" aria-live="polite" data-testid="contact-total">
-            {data.paging.total === 1 ? '1 contact' : `${data.paging.total} contacts`}
-          </Text>
-          {data.contacts.length > 0 && <Results rows={data.contacts} open={(id) => navigate(`/customers/${id}`)} />}
-          {data.paging.total > PAGE && (
-            <Pagination total={Math.ceil(data.paging.total / PAGE)} value={page} onChange={(p) => setParam({ page: String(p) })} aria-label="Pages" />
-          )}
-        </>
+      {!placed?.field && (
+        <PagedList
+          list={found} what="the contacts" rows={(d) => d.contacts} size={PAGE} page={Number(params.get('page') ?? 1)} onPage={(p) => setParam({ page: String(p) })}
+          above={(d) => <Text size="sm" c="dimmed" aria-live="polite" data-testid="contact-total">{d.paging.total === 1 ? '1 contact' : `${d.paging.total} contacts`}</Text>}
+          striped highlightOnHover scroll={{ minWidth: 860 }} rowTestId="contact-row" rowKey={(c) => c.id} onRowClick={(c) => navigate(`/customers/${c.id}`)}
+          columns={COLUMNS}
+        />
       )}
     </Stack>
   );
@@ -145,41 +140,13 @@ export function ContactsPage() {
 
 const primary = <T extends { is_primary: boolean }>(items: T[]) => items.find((i) => i.is_primary) ?? items[0];
 
-function Results({ rows, open }: { rows: ContactRow[]; open: (id: string) => void }) {
-  return (
-    <Table.ScrollContainer minWidth={860}>
-      <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Name</Table.Th>
-            <Table.Th scope="col">Code</Table.Th>
-            <Table.Th scope="col">Type</Table.Th>
-            <Table.Th scope="col">E-mail</Table.Th>
-            <Table.Th scope="col">Registered on</Table.Th>
-            <Table.Th scope="col">Country</Table.Th>
-            <Table.Th scope="col">Wallet balance</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((c) => {
-            const wallet = c.financials?.wallet;
-            return (
-              // The name is the link (keyboard, screen readers); a click anywhere on the row does the same.
-              <Table.Tr key={c.id} data-testid="contact-row" onClick={() => open(c.id)} style={{ cursor: 'pointer' }}>
-                <Table.Td>
-                  <Anchor component={Link} to={`/customers/${c.id}`} onClick={(e) => e.stopPropagation()}>{c.contact_name}</Anchor>
-                </Table.Td>
-                <Table.Td>{c.code ?? '—'}</Table.Td>
-                <Table.Td><Badge variant="light" color={c.contact_type === 'PERSON' ? 'blue' : 'grape'}>{c.contact_type}</Badge></Table.Td>
-                <Table.Td>{c.email_address ?? '—'}</Table.Td>
-                <Table.Td>{day(c.registered_on)}</Table.Td>
-                <Table.Td>{primary(c.addresses)?.country ?? '—'}</Table.Td>
-                <Table.Td>{wallet ? money(wallet.balance, wallet.wallet_currency_code) : '—'}</Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
+const COLUMNS: Column<ContactRow>[] = [
+  // The name is the link (keyboard, screen readers); a click anywhere on the row does the same.
+  { header: 'Name', cell: (c) => <Anchor component={Link} to={`/customers/${c.id}`} onClick={(e) => e.stopPropagation()}>{c.contact_name}</Anchor> },
+  { header: 'Code', cell: (c) => c.code ?? '—' },
+  { header: 'Type', cell: (c) => <Badge variant="light" color={c.contact_type === 'PERSON' ? 'blue' : 'grape'}>{c.contact_type}</Badge> },
+  { header: 'E-mail', cell: (c) => c.email_address ?? '—' },
+  { header: 'Registered on', cell: (c) => day(c.registered_on) },
+  { header: 'Country', cell: (c) => primary(c.addresses)?.country ?? '—' },
+  { header: 'Wallet balance', cell: ({ financials }) => (financials?.wallet ? money(financials.wallet.balance, financials.wallet.wallet_currency_code) : '—') },
+];

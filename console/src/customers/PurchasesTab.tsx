@@ -1,10 +1,10 @@
-import { Badge, Select, Stack, Table } from '@mantine/core';
+import { Badge, Select, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { api } from '../api/client';
 import { ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { money, when } from '../components/format';
-import { Empty, Loading, Pages } from './ui';
+import { PagedList } from '../components/PagedList';
 
 const PAGE = 20;
 
@@ -22,45 +22,21 @@ export function PurchasesTab({ contactId }: { contactId: string }) {
   return (
     <Stack>
       <Select label="State" data={['POSTED', 'CANCELLED']} value={state} onChange={(v) => (setState(v as typeof state), setPage(1))} clearable placeholder="Any" w={160} />
-      <Loading loaded={list} what="the purchases">
-        {(data) => (
-          <>
-            {data.purchases.length === 0 ? <Empty>No purchase.</Empty> : (
-              <Table.ScrollContainer minWidth={820}>
-                <Table striped aria-label="Purchases">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">Number</Table.Th>
-                      <Table.Th scope="col">Reference</Table.Th>
-                      <Table.Th scope="col">Performed on</Table.Th>
-                      <Table.Th scope="col">At</Table.Th>
-                      <Table.Th scope="col">Classification</Table.Th>
-                      <Table.Th scope="col">State</Table.Th>
-                      <Table.Th scope="col" ta="right">Total</Table.Th>
-                      <Table.Th scope="col" ta="right">Returned</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.purchases.map((p) => (
-                      <Table.Tr key={p.id} data-testid="purchase-row">
-                        <Table.Td>{p.number}</Table.Td>
-                        <Table.Td>{p.reference_number}</Table.Td>
-                        <Table.Td>{when(p.performed_on)}</Table.Td>
-                        <Table.Td>{p.performed_by_unit_name ?? '—'}</Table.Td>
-                        <Table.Td>{p.classfication_name ?? '—'}</Table.Td>
-                        <Table.Td><Badge variant="light" color={p.life_cycle_state === 'POSTED' ? 'green' : 'gray'}>{p.life_cycle_state}</Badge></Table.Td>
-                        <Table.Td ta="right">{money(p.total_amount, p.currency_code)}</Table.Td>
-                        <Table.Td ta="right">{p.returned_amount === 0 ? '—' : money(p.returned_amount, p.currency_code)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            )}
-            <Pages total={data.paging.total} size={PAGE} page={page} onChange={setPage} label="Pages of purchases" />
-          </>
-        )}
-      </Loading>
+      <PagedList
+        list={list} what="the purchases" rows={(d) => d.purchases} size={PAGE} page={page} onPage={setPage} compact
+        empty="No purchase."
+        aria-label="Purchases" striped scroll={{ minWidth: 820 }} rowTestId="purchase-row" rowKey={(p) => p.id}
+        columns={[
+          { header: 'Number', cell: (p) => p.number },
+          { header: 'Reference', cell: (p) => p.reference_number },
+          { header: 'Performed on', cell: (p) => when(p.performed_on) },
+          { header: 'At', cell: (p) => p.performed_by_unit_name ?? '—' },
+          { header: 'Classification', cell: (p) => p.classfication_name ?? '—' },
+          { header: 'State', cell: (p) => <Badge variant="light" color={p.life_cycle_state === 'POSTED' ? 'green' : 'gray'}>{p.life_cycle_state}</Badge> },
+          { header: 'Total', align: 'right', cell: (p) => money(p.total_amount, p.currency_code) },
+          { header: 'Returned', align: 'right', cell: (p) => (p.returned_amount === 0 ? '—' : money(p.returned_amount, p.currency_code)) },
+        ]}
+      />
     </Stack>
   );
 }

@@ -1,12 +1,14 @@
-import { Alert, Button, ColorSwatch, Group, Modal, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, ColorSwatch, Group, Modal, Progress, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api/client';
 import { messageOf, ok, placeError } from '../api/errors';
 import { useLoad } from '../api/useLoad';
+import { DataTable } from '../components/DataTable';
 import { day, money } from '../components/format';
+import { Loading } from '../components/Loading';
 import type { Account, Rewards } from './types';
-import { Empty, Facts, Loading } from './ui';
+import { Empty, Facts } from './ui';
 
 /** Reward tier and schemes live on the primary account (spec.md: only it holds reward information). */
 export function RewardsTab({ contactId }: { contactId: string }) {
@@ -16,7 +18,7 @@ export function RewardsTab({ contactId }: { contactId: string }) {
     return { primary, rewards: await ok(api.GET('/accounts/{id}/rewards', { params: { path: { id: primary.id } } })) };
   }, [contactId]);
   return (
-    <Loading loaded={loaded} what="the rewards">
+    <Loading loaded={loaded} what="the rewards" compact>
       {({ primary, rewards }) =>
         !primary || !rewards ? <Empty>No primary account: rewards are held by the contact's primary account.</Empty> : <RewardsView account={primary} rewards={rewards} onChanged={loaded.reload} />
       }
@@ -57,30 +59,17 @@ function RewardsView({ account, rewards: r, onChanged }: { account: Account; rew
         ]}
       />
       <Title order={2} size="h4">Reward schemes</Title>
-      {r.joined_reward_schemes.length === 0 ? <Empty>Not signed up to any scheme.</Empty> : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table striped aria-label="Joined reward schemes">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Scheme</Table.Th>
-                <Table.Th scope="col">Signed up on</Table.Th>
-                <Table.Th scope="col">How</Table.Th>
-                <Table.Th scope="col">Sign out</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {r.joined_reward_schemes.map((s) => (
-                <Table.Tr key={s.id} data-testid="scheme-row">
-                  <Table.Td>{s.name}</Table.Td>
-                  <Table.Td>{day(s.signed_up_on)}</Table.Td>
-                  <Table.Td>{s.sign_up_option}{s.email_address ? ` (${s.email_address})` : ''}</Table.Td>
-                  <Table.Td><Button size="xs" variant="light" color="red" onClick={() => setSigningOut(s)} aria-label={`Sign out of ${s.name}`}>Sign out</Button></Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <DataTable
+        rows={r.joined_reward_schemes} compact
+        empty="Not signed up to any scheme."
+        aria-label="Joined reward schemes" striped scroll={{ minWidth: 560 }} rowTestId="scheme-row" rowKey={(s) => s.id}
+        columns={[
+          { header: 'Scheme', cell: (s) => s.name },
+          { header: 'Signed up on', cell: (s) => day(s.signed_up_on) },
+          { header: 'How', cell: (s) => `${s.sign_up_option}${s.email_address ? ` (${s.email_address})` : ''}` },
+          { header: 'Sign out', cell: (s) => <Button size="xs" variant="light" color="red" onClick={() => setSigningOut(s)} aria-label={`Sign out of ${s.name}`}>Sign out</Button> },
+        ]}
+      />
       <SignUpForm accountId={account.id} joined={r.joined_reward_schemes.map((s) => s.id)} onDone={onChanged} />
       {signingOut && <SignOutDialog accountId={account.id} scheme={signingOut} onClose={() => setSigningOut(undefined)} onDone={() => (setSigningOut(undefined), onChanged())} />}
     </Stack>

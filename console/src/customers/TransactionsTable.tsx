@@ -1,12 +1,12 @@
-import { Alert, Badge, Button, Group, Modal, Select, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { api } from '../api/client';
 import { messageOf, ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { day, money, when } from '../components/format';
+import { PagedList } from '../components/PagedList';
 import type { Wallet, WalletTransaction } from './types';
-import { Empty, Loading, Pages } from './ui';
 
 const PAGE = 20;
 const CLASSIFICATIONS = ['CREDIT', 'DEBIT', 'TRANSFER', 'VOID', 'EXPIRY', 'TOPUP', 'AWARD', 'SPEND', 'RETURN'] as const;
@@ -50,49 +50,27 @@ export function TransactionsTable({ contactId, wallets, version, onVoided }: { c
           w={150}
         />
       </Group>
-      <Loading loaded={list} what="the transactions">
-        {(data) => (
-          <>
-            {data.content.length === 0 ? <Empty>No transaction.</Empty> : (
-              <Table.ScrollContainer minWidth={820}>
-                <Table striped aria-label="Wallet transactions">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">Number</Table.Th>
-                      <Table.Th scope="col">Date</Table.Th>
-                      <Table.Th scope="col">Classification</Table.Th>
-                      <Table.Th scope="col">State</Table.Th>
-                      <Table.Th scope="col" ta="right">Amount</Table.Th>
-                      <Table.Th scope="col">Wallet</Table.Th>
-                      <Table.Th scope="col">Expires</Table.Th>
-                      <Table.Th scope="col">Void</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.content.map((t) => (
-                      <Table.Tr key={t.id} data-testid="transaction-row">
-                        <Table.Td>{t.number}</Table.Td>
-                        <Table.Td>{when(t.transaction_date)}</Table.Td>
-                        <Table.Td>{t.classification}</Table.Td>
-                        <Table.Td><Badge variant="light" color={t.life_cycle_state === 'VOID' ? 'gray' : 'green'}>{t.life_cycle_state}</Badge></Table.Td>
-                        <Table.Td ta="right">{money(t.amount, t.currency_code)}</Table.Td>
-                        <Table.Td>{walletNumber(t.wallet_id)}</Table.Td>
-                        <Table.Td>{day(t.expiration_date)}</Table.Td>
-                        <Table.Td>
-                          {t.life_cycle_state === 'POSTED' && VOIDABLE.has(t.classification) && (
-                            <Button size="xs" variant="light" color="red" onClick={() => setVoiding(t)} aria-label={`Void transaction ${t.number}`}>Void</Button>
-                          )}
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            )}
-            <Pages total={data.paging.total} size={PAGE} page={page} onChange={setPage} label="Pages of transactions" />
-          </>
-        )}
-      </Loading>
+      <PagedList
+        list={list} what="the transactions" rows={(d) => d.content} size={PAGE} page={page} onPage={setPage} compact
+        empty="No transaction."
+        aria-label="Wallet transactions" striped scroll={{ minWidth: 820 }} rowTestId="transaction-row" rowKey={(t) => t.id}
+        columns={[
+          { header: 'Number', cell: (t) => t.number },
+          { header: 'Date', cell: (t) => when(t.transaction_date) },
+          { header: 'Classification', cell: (t) => t.classification },
+          { header: 'State', cell: (t) => <Badge variant="light" color={t.life_cycle_state === 'VOID' ? 'gray' : 'green'}>{t.life_cycle_state}</Badge> },
+          { header: 'Amount', align: 'right', cell: (t) => money(t.amount, t.currency_code) },
+          { header: 'Wallet', cell: (t) => walletNumber(t.wallet_id) },
+          { header: 'Expires', cell: (t) => day(t.expiration_date) },
+          {
+            header: 'Void',
+            cell: (t) =>
+              t.life_cycle_state === 'POSTED' && VOIDABLE.has(t.classification) && (
+                <Button size="xs" variant="light" color="red" onClick={() => setVoiding(t)} aria-label={`Void transaction ${t.number}`}>Void</Button>
+              ),
+          },
+        ]}
+      />
       {voiding && <VoidDialog contactId={contactId} transaction={voiding} onClose={() => setVoiding(undefined)} onVoided={() => (setVoiding(undefined), onVoided())} />}
     </Stack>
   );

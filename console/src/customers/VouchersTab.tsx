@@ -1,11 +1,11 @@
-import { Badge, Select, Stack, Table } from '@mantine/core';
+import { Badge, Select, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { api } from '../api/client';
 import { ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { day, money } from '../components/format';
+import { PagedList } from '../components/PagedList';
 import type { Voucher } from './types';
-import { Empty, Loading, Pages } from './ui';
 
 const PAGE = 20;
 const STATES = ['ACTIVATED', 'USED', 'EXPIRED', 'CANCELLED'];
@@ -26,43 +26,20 @@ export function VouchersTab({ contactId }: { contactId: string }) {
   return (
     <Stack>
       <Select label="State" data={STATES} value={state} onChange={(v) => (setState(v), setPage(1))} clearable placeholder="Any" w={160} />
-      <Loading loaded={list} what="the vouchers">
-        {(data) => (
-          <>
-            {data.content.length === 0 ? <Empty>No voucher.</Empty> : (
-              <Table.ScrollContainer minWidth={860}>
-                <Table striped aria-label="Vouchers">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">Number</Table.Th>
-                      <Table.Th scope="col">Type</Table.Th>
-                      <Table.Th scope="col">Classification</Table.Th>
-                      <Table.Th scope="col">State</Table.Th>
-                      <Table.Th scope="col" ta="right">Value</Table.Th>
-                      <Table.Th scope="col">Expires</Table.Th>
-                      <Table.Th scope="col">Used</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.content.map((v) => (
-                      <Table.Tr key={v.id} data-testid="voucher-row">
-                        <Table.Td>{v.number}</Table.Td>
-                        <Table.Td>{v.voucher_type.name}</Table.Td>
-                        <Table.Td>{v.classification}</Table.Td>
-                        <Table.Td><Badge variant="light" color={COLOURS[v.life_cycle_state] ?? 'gray'}>{v.life_cycle_state}</Badge></Table.Td>
-                        <Table.Td ta="right">{valueOf(v)}{v.extra_added_value !== null ? ` + ${money(v.extra_added_value)}` : ''}</Table.Td>
-                        <Table.Td>{day(v.expiration_date)}</Table.Td>
-                        <Table.Td>{v.used_on ? `${day(v.used_on)}: ${money(v.used_value, v.currency_code)}` : '—'}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            )}
-            <Pages total={data.paging.total} size={PAGE} page={page} onChange={setPage} label="Pages of vouchers" />
-          </>
-        )}
-      </Loading>
+      <PagedList
+        list={list} what="the vouchers" rows={(d) => d.content} size={PAGE} page={page} onPage={setPage} compact
+        empty="No voucher."
+        aria-label="Vouchers" striped scroll={{ minWidth: 860 }} rowTestId="voucher-row" rowKey={(v) => v.id}
+        columns={[
+          { header: 'Number', cell: (v) => v.number },
+          { header: 'Type', cell: (v) => v.voucher_type.name },
+          { header: 'Classification', cell: (v) => v.classification },
+          { header: 'State', cell: (v) => <Badge variant="light" color={COLOURS[v.life_cycle_state] ?? 'gray'}>{v.life_cycle_state}</Badge> },
+          { header: 'Value', align: 'right', cell: (v) => `${valueOf(v)}${v.extra_added_value !== null ? ` + ${money(v.extra_added_value)}` : ''}` },
+          { header: 'Expires', cell: (v) => day(v.expiration_date) },
+          { header: 'Used', cell: (v) => (v.used_on ? `${day(v.used_on)}: ${money(v.used_value, v.currency_code)}` : '—') },
+        ]}
+      />
     </Stack>
   );
 }

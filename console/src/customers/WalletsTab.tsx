@@ -1,14 +1,16 @@
-import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useReducer, useState } from 'react';
 import { api } from '../api/client';
 import { ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { AddWalletButton } from './AccountsTab';
+import { DataTable } from '../components/DataTable';
 import { money } from '../components/format';
+import { Loading } from '../components/Loading';
 import { JournalDialog } from './JournalDialog';
 import { TransactionsTable } from './TransactionsTable';
 import type { Wallet } from './types';
-import { Empty, Loading } from './ui';
+import { Empty } from './ui';
 
 /**
  * The contact's wallets with their figures and balances per spend condition, a journal to credit or
@@ -21,7 +23,7 @@ export function WalletsTab({ contactId }: { contactId: string }) {
   const wallets = useLoad(() => ok(api.GET('/contacts/{id}/wallets', { params: { path: { id: contactId } } })), [contactId, version]);
   return (
     <Stack>
-      <Loading loaded={wallets} what="the wallets">
+      <Loading loaded={wallets} what="the wallets" compact>
         {(list) => (list.length === 0 ? <NoWallet contactId={contactId} onAdded={bump} /> : (
           <Stack>
             {list.map((w) => <WalletCard key={w.id} wallet={w} version={version} onJournal={() => setJournalFor(w)} />)}
@@ -66,53 +68,35 @@ function WalletCard({ wallet: w, version, onJournal }: { wallet: Wallet; version
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xl">
         <div>
           <Text size="xl" fw={700} data-testid="wallet-balance" aria-label="Balance">{m(w.balance)}{alt(w.alternative_balance)}</Text>
-          <Table withRowBorders={false} verticalSpacing={2} mt="xs" aria-label={`Figures of wallet ${w.number}`}>
-            <Table.Tbody>
-              {([
-                ['Spendable now', m(w.commerce_balance)],
-                ['Restricted to spend conditions', m(w.conditional_balance) + alt(w.conditional_alternative_balance)],
-                ['Unrestricted', m(w.unconditional_balance) + alt(w.unconditional_alternative_balance)],
-                ['Not yet valid', m(w.open_balance)],
-                ['On hold', m(w.amount_on_hold)],
-              ] as const).map(([label, value]) => (
-                <Table.Tr key={label}>
-                  <Table.Th scope="row" fw={400} c="dimmed">{label}</Table.Th>
-                  <Table.Td ta="right">{value}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <DataTable
+            rows={[
+              ['Spendable now', m(w.commerce_balance)],
+              ['Restricted to spend conditions', m(w.conditional_balance) + alt(w.conditional_alternative_balance)],
+              ['Unrestricted', m(w.unconditional_balance) + alt(w.unconditional_alternative_balance)],
+              ['Not yet valid', m(w.open_balance)],
+              ['On hold', m(w.amount_on_hold)],
+            ]}
+            aria-label={`Figures of wallet ${w.number}`} withRowBorders={false} verticalSpacing={2} mt="xs" rowKey={([label]) => label}
+            columns={[{ rowHeader: { fw: 400, c: 'dimmed' }, cell: ([label]) => label }, { align: 'right', cell: ([, value]) => value }]}
+          />
         </div>
         <div>
           <Text size="sm" fw={600} id={`by-condition-${w.id}`}>By spend condition ({w.currency_code}), and when it expires</Text>
-          <Loading loaded={balances} what="the balances">
-            {(items) => items.length === 0 ? <Empty>Nothing left to spend.</Empty> : (
-              <Table.ScrollContainer minWidth={420}>
-                <Table verticalSpacing={2} aria-labelledby={`by-condition-${w.id}`}>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">Spend condition</Table.Th>
-                      <Table.Th scope="col" ta="right">Amount</Table.Th>
-                      <Table.Th scope="col" ta="right">In 30 days</Table.Th>
-                      <Table.Th scope="col" ta="right">30-60 days</Table.Th>
-                      <Table.Th scope="col" ta="right">60-90 days</Table.Th>
-                      <Table.Th scope="col" ta="right">Later or never</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {items.map((b) => (
-                      <Table.Tr key={b.id ?? 'unrestricted'} data-testid="spend-balance">
-                        <Table.Td>{b.id === null ? 'Unrestricted' : b.name}</Table.Td>
-                        <Table.Td ta="right">{money(b.amount)}</Table.Td>
-                        <Table.Td ta="right">{money(b.expiration?.zero_to_thirty)}</Table.Td>
-                        <Table.Td ta="right">{money(b.expiration?.thirty_to_sixty)}</Table.Td>
-                        <Table.Td ta="right">{money(b.expiration?.sixty_to_ninety)}</Table.Td>
-                        <Table.Td ta="right">{money(b.expiration?.ninety_plus)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+          <Loading loaded={balances} what="the balances" compact>
+            {(items) => (
+              <DataTable
+                rows={items} compact
+                empty="Nothing left to spend."
+                aria-labelledby={`by-condition-${w.id}`} verticalSpacing={2} scroll={{ minWidth: 420 }} rowTestId="spend-balance" rowKey={(b) => b.id ?? 'unrestricted'}
+                columns={[
+                  { header: 'Spend condition', cell: (b) => (b.id === null ? 'Unrestricted' : b.name) },
+                  { header: 'Amount', align: 'right', cell: (b) => money(b.amount) },
+                  { header: 'In 30 days', align: 'right', cell: (b) => money(b.expiration?.zero_to_thirty) },
+                  { header: '30-60 days', align: 'right', cell: (b) => money(b.expiration?.thirty_to_sixty) },
+                  { header: '60-90 days', align: 'right', cell: (b) => money(b.expiration?.sixty_to_ninety) },
+                  { header: 'Later or never', align: 'right', cell: (b) => money(b.expiration?.ninety_plus) },
+                ]}
+              />
             )}
           </Loading>
         </div>

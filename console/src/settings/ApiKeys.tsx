@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Code, Group, Loader, Modal, Pagination, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Modal, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { api } from '../api/client';
@@ -6,6 +6,7 @@ import { messageOf, ok } from '../api/errors';
 import type { Get } from '../api/types';
 import { useLoad } from '../api/useLoad';
 import { when } from '../components/format';
+import { PagedList } from '../components/PagedList';
 import { NewApiKeyDialog } from './NewApiKeyDialog';
 import { ShownOnce } from '../components/ShownOnce';
 
@@ -35,56 +36,30 @@ export function ApiKeys() {
       <Text size="sm" c="dimmed">
         Integrations call the API with a key in the <Code>api_key</Code> header. Only a hash is stored: the key is shown once, when it is made.
       </Text>
-      {keys.error && <Alert color="red" title="Cannot load the API keys">{keys.error.message}</Alert>}
-      {!keys.data && !keys.error && <Loader aria-label="Loading" />}
-      {keys.data && keys.data.content.length === 0 && <Text c="dimmed">No API key yet.</Text>}
-      {keys.data && keys.data.content.length > 0 && (
-        <Table.ScrollContainer minWidth={820}>
-          <Table striped aria-label="API keys">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">Type</Table.Th>
-                <Table.Th scope="col">Starts with</Table.Th>
-                <Table.Th scope="col">Scopes</Table.Th>
-                <Table.Th scope="col">Created</Table.Th>
-                <Table.Th scope="col">Expires</Table.Th>
-                <Table.Th scope="col">State</Table.Th>
-                <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {keys.data.content.map((k) => {
-                const state = stateOf(k);
-                return (
-                  <Table.Tr key={k.id} data-testid="api-key-row">
-                    <Table.Td>{k.name}</Table.Td>
-                    <Table.Td>{k.type}</Table.Td>
-                    <Table.Td><Code>{k.prefix}…</Code></Table.Td>
-                    <Table.Td>
-                      {k.scopes.length === 0 ? (
-                        // A public key's reach is fixed by its type, not by scopes (API-CONVENTIONS "Authentication").
-                        <Text size="sm" c="dimmed">{k.type === 'PUBLIC' ? 'Communications (public key)' : 'None'}</Text>
-                      ) : (
-                        <Group gap={4}>{k.scopes.map((s) => <Badge key={s} variant="outline" size="sm" tt="none">{s}</Badge>)}</Group>
-                      )}
-                    </Table.Td>
-                    <Table.Td>{when(k.created_on)}</Table.Td>
-                    <Table.Td>{k.expires_on === null ? 'Never' : when(k.expires_on)}</Table.Td>
-                    <Table.Td><Badge color={state.color} variant="light" tt="none" data-testid="api-key-state">{state.label}</Badge></Table.Td>
-                    <Table.Td>
-                      {k.revoked_on === null && (
-                        <Button size="xs" variant="light" color="red" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>Revoke</Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {keys.data && keys.data.paging.total > PAGE && <Pagination total={Math.ceil(keys.data.paging.total / PAGE)} value={page} onChange={setPage} aria-label="Pages of API keys" />}
+      <PagedList
+        list={keys} what="the API keys" rows={(d) => d.content} size={PAGE} page={page} onPage={setPage}
+        empty="No API key yet."
+        aria-label="API keys" striped scroll={{ minWidth: 820 }} rowTestId="api-key-row" rowKey={(k) => k.id}
+        columns={[
+          { header: 'Name', cell: (k) => k.name },
+          { header: 'Type', cell: (k) => k.type },
+          { header: 'Starts with', cell: (k) => <Code>{k.prefix}…</Code> },
+          { header: 'Scopes', cell: (k) => <Scopes apiKey={k} /> },
+          { header: 'Created', cell: (k) => when(k.created_on) },
+          { header: 'Expires', cell: (k) => (k.expires_on === null ? 'Never' : when(k.expires_on)) },
+          {
+            header: 'State',
+            cell: (k) => {
+              const state = stateOf(k);
+              return <Badge color={state.color} variant="light" tt="none" data-testid="api-key-state">{state.label}</Badge>;
+            },
+          },
+          {
+            header: <VisuallyHidden>Actions</VisuallyHidden>,
+            cell: (k) => k.revoked_on === null && <Button size="xs" variant="light" color="red" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>Revoke</Button>,
+          },
+        ]}
+      />
       {creating && (
         <NewApiKeyDialog
           onClose={() => setCreating(false)}
@@ -103,6 +78,12 @@ export function ApiKeys() {
       {revoking && <RevokeDialog apiKey={revoking} onClose={() => setRevoking(undefined)} onRevoked={() => (setRevoking(undefined), keys.reload())} />}
     </Stack>
   );
+}
+
+function Scopes({ apiKey: k }: { apiKey: ApiKey }) {
+  // A public key's reach is fixed by its type, not by scopes (API-CONVENTIONS "Authentication").
+  if (k.scopes.length === 0) return <Text size="sm" c="dimmed">{k.type === 'PUBLIC' ? 'Communications (public key)' : 'None'}</Text>;
+  return <Group gap={4}>{k.scopes.map((s) => <Badge key={s} variant="outline" size="sm" tt="none">{s}</Badge>)}</Group>;
 }
 
 function RevokeDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey; onClose: () => void; onRevoked: () => void }) {

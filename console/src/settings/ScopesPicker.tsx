@@ -1,5 +1,6 @@
-import { Checkbox, Table, Text } from '@mantine/core';
+import { Checkbox, Text } from '@mantine/core';
 import { useId } from 'react';
+import { DataTable } from '../components/DataTable';
 import { GROUP_LABELS, SCOPE_GROUPS, type Choice, type ScopeGroup } from './scopes';
 
 /**
@@ -14,6 +15,9 @@ export function ScopesPicker({ value, onChange, error }: { value: Choice; onChan
     else next.delete(g);
     onChange({ ...value, [half]: next });
   };
+  const checkbox = (half: 'read' | 'write') => (g: ScopeGroup) => (
+    <Checkbox aria-label={`${g}:${half}`} disabled={value.all} checked={value.all || value[half].has(g)} onChange={(e) => toggle(half, g, e.currentTarget.checked)} />
+  );
   return (
     <fieldset style={{ border: 0, padding: 0, margin: 0 }} aria-describedby={error ? errorId : undefined}>
       <Text component="legend" size="sm" fw={500}>Scopes</Text>
@@ -23,30 +27,15 @@ export function ScopesPicker({ value, onChange, error }: { value: Choice; onChan
         checked={value.all}
         onChange={(e) => onChange({ ...value, all: e.currentTarget.checked })}
       />
-      <Table.ScrollContainer minWidth={420} mah={320}>
-        <Table striped withTableBorder aria-label="Scopes by group">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">Group</Table.Th>
-              <Table.Th scope="col">Read</Table.Th>
-              <Table.Th scope="col">Write</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {SCOPE_GROUPS.map((g) => (
-              <Table.Tr key={g}>
-                <Table.Th scope="row" fw={400}>{GROUP_LABELS[g]} <Text span size="xs" c="dimmed">{g}</Text></Table.Th>
-                <Table.Td>
-                  <Checkbox aria-label={`${g}:read`} disabled={value.all} checked={value.all || value.read.has(g)} onChange={(e) => toggle('read', g, e.currentTarget.checked)} />
-                </Table.Td>
-                <Table.Td>
-                  <Checkbox aria-label={`${g}:write`} disabled={value.all} checked={value.all || value.write.has(g)} onChange={(e) => toggle('write', g, e.currentTarget.checked)} />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        rows={SCOPE_GROUPS}
+        aria-label="Scopes by group" striped withTableBorder scroll={{ minWidth: 420, mah: 320 }} rowKey={(g) => g}
+        columns={[
+          { header: 'Group', rowHeader: { fw: 400 }, cell: (g) => <>{GROUP_LABELS[g]} <Text span size="xs" c="dimmed">{g}</Text></> },
+          { header: 'Read', cell: checkbox('read') },
+          { header: 'Write', cell: checkbox('write') },
+        ]}
+      />
       {error && <Text size="sm" c="red" role="alert" id={errorId} mt={4}>{error}</Text>}
     </fieldset>
   );

@@ -1,13 +1,13 @@
-import { Alert, Anchor, Badge, Button, Group, Loader, Pagination, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Anchor, Badge, Button, Group, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../api/client';
 import { ok } from '../api/errors';
 import { useLoad } from '../api/useLoad';
 import { useSession } from '../auth/useSession';
 import { ShownOnce } from '../components/ShownOnce';
 import { when } from '../components/format';
+import { PagedList, useSearchedPages } from '../components/PagedList';
 import { EditUserDialog, type User } from './EditUserDialog';
 import { NewUserDialog } from './NewUserDialog';
 
@@ -21,10 +21,7 @@ const PAGE = 25;
 export function Users() {
   const identity = useSession()?.identity;
   const isAdmin = identity?.isAdmin ?? false;
-  const [page, setPage] = useState(1);
-  const [search, setSearch] = useState('');
-  const [searched] = useDebouncedValue(search.trim(), 300);
-  useEffect(() => setPage(1), [searched]);
+  const { page, setPage, search, setSearch, searched } = useSearchedPages();
   const users = useLoad(
     () => ok(api.GET('/users', { params: { query: { page, size: PAGE, sort: 'username', order: 'ASC', ...(searched ? { search_value: searched } : {}) } } })),
     [page, searched],
@@ -47,42 +44,21 @@ export function Users() {
           : 'People who log in to this console and the API. Only admin users manage them.'}
       </Text>
       <TextInput label="Search" placeholder="Username, name or e-mail" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={300} maw="100%" />
-      {users.error && <Alert color="red" title="Cannot load the users">{users.error.message}</Alert>}
-      {!users.data && !users.error && <Loader aria-label="Loading" />}
-      {users.data && users.data.content.length === 0 && <Text c="dimmed">No user matches.</Text>}
-      {users.data && users.data.content.length > 0 && (
-        <Table.ScrollContainer minWidth={860}>
-          <Table striped aria-label="Users">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Username</Table.Th>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">E-mail</Table.Th>
-                <Table.Th scope="col">Access</Table.Th>
-                <Table.Th scope="col">Departments and roles</Table.Th>
-                {isAdmin && <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {users.data.content.map((u) => (
-                <Table.Tr key={u.id} data-testid="user-row">
-                  <Table.Td>{u.username}</Table.Td>
-                  <Table.Td>{u.first_name || u.last_name ? u.name : <Text size="sm" c="dimmed">not set</Text>}</Table.Td>
-                  <Table.Td>{u.email ? <Anchor size="sm" href={`mailto:${u.email}`}>{u.email}</Anchor> : <Text size="sm" c="dimmed">not set</Text>}</Table.Td>
-                  <Table.Td><Access user={u} /></Table.Td>
-                  <Table.Td>{[...u.departments, ...u.user_roles].map((x) => x.name).join(', ') || <Text size="sm" c="dimmed">none</Text>}</Table.Td>
-                  {isAdmin && (
-                    <Table.Td>
-                      <Button size="xs" variant="light" onClick={() => setEditingId(u.id)} aria-label={`Edit ${u.username}`}>Edit</Button>
-                    </Table.Td>
-                  )}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {users.data && users.data.paging.total > PAGE && <Pagination total={Math.ceil(users.data.paging.total / PAGE)} value={page} onChange={setPage} aria-label="Pages of users" />}
+      <PagedList
+        list={users} what="the users" rows={(d) => d.content} size={PAGE} page={page} onPage={setPage}
+        empty="No user matches."
+        aria-label="Users" striped scroll={{ minWidth: 860 }} rowTestId="user-row" rowKey={(u) => u.id}
+        columns={[
+          { header: 'Username', cell: (u) => u.username },
+          { header: 'Name', cell: (u) => (u.first_name || u.last_name ? u.name : <Text size="sm" c="dimmed">not set</Text>) },
+          { header: 'E-mail', cell: (u) => (u.email ? <Anchor size="sm" href={`mailto:${u.email}`}>{u.email}</Anchor> : <Text size="sm" c="dimmed">not set</Text>) },
+          { header: 'Access', cell: (u) => <Access user={u} /> },
+          { header: 'Departments and roles', cell: (u) => [...u.departments, ...u.user_roles].map((x) => x.name).join(', ') || <Text size="sm" c="dimmed">none</Text> },
+          ...(isAdmin
+            ? [{ header: <VisuallyHidden>Actions</VisuallyHidden>, cell: (u: User) => <Button size="xs" variant="light" onClick={() => setEditingId(u.id)} aria-label={`Edit ${u.username}`}>Edit</Button> }]
+            : []),
+        ]}
+      />
       {creating && (
         <NewUserDialog
           onClose={() => setCreating(false)}
