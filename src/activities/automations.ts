@@ -36,15 +36,16 @@ export interface AutomationEvent {
 }
 
 /**
- * Runs started before inputs carried ids also carried the event with its payload: only its id
- * is read, and the event is loaded like any other, so what such an input says is never trusted.
+ * Runs started before inputs carried ids (2026-11-26) also carried the event with its payload:
+ * only its id is read, and the event is loaded like any other, so what such an input says is
+ * never trusted. It stays while such a run can still wait for an approval (at most a year).
  */
 type RunInput = AutomationRunInput | { organisationId: string; automationId: string; event: { id: string } };
 
 const eventIdOf = (input: RunInput): unknown => ('eventId' in input ? input.eventId : input.event?.id);
 
 // The snapshot written with the event, or for an event dispatched before snapshots stayed with
-// their events (the dispatcher used to drop them), the contact as it is now.
+// their events, the contact as it is now (such an event's run may still wait for an approval).
 // On a run's first call ($3, the automation's id) the same statement reads its automation and sequence.
 const EVENT = `SELECT id, type, floor(extract(epoch FROM created_at))::bigint AS "createdOn",
   CASE WHEN payload ? 'contact' OR NOT payload ? 'contact_id' THEN payload

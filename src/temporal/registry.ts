@@ -4,22 +4,11 @@
 // code, so nothing it is imported by reaches back into the workflows and their activities. A name
 // the registry does not know is refused when the intent is written (the types) and when it is
 // performed (the dispatcher).
-import type { SignalArgs, WorkflowInputs } from '../workflows/contracts';
+import { ID_PREFIX, SIGNAL_NAMES, type SignalArgs, type WorkflowInputs } from '../workflows/contracts';
 
 export type WorkflowType = keyof WorkflowInputs;
 export type SignalName = keyof SignalArgs;
 
-const WORKFLOW_TYPES: Record<WorkflowType, true> = {
-  automationRunWorkflow: true,
-  webhookDeliveryWorkflow: true,
-  communicationSendWorkflow: true,
-  communicationPlanWorkflow: true,
-  reportRunWorkflow: true,
-  walletTopupWorkflow: true,
-  accountTerminationWorkflow: true,
-};
-
-const SIGNAL_NAMES: Record<SignalName, true> = { approvalDecided: true, planChanged: true };
 
 /**
  * A start intent is performed once per workflow id: a run of the id, running or closed, makes it
@@ -33,5 +22,6 @@ export type InputOf<T extends WorkflowType> = WorkflowInputs[T];
 /** The arguments a signal of this name carries. */
 export type SignalArgsOf<S extends SignalName> = SignalArgs[S];
 
-export const isWorkflowType = (name: string): name is WorkflowType => Object.hasOwn(WORKFLOW_TYPES, name);
+// ID_PREFIX has exactly the keys of WorkflowInputs (its `satisfies`), SIGNAL_NAMES those of SignalArgs.
+export const isWorkflowType = (name: string): name is WorkflowType => Object.hasOwn(ID_PREFIX, name);
 export const isSignalName = (name: string): name is SignalName => Object.hasOwn(SIGNAL_NAMES, name);

@@ -15,7 +15,7 @@ import { draftAfterWorkflowEnded } from '../domain/communications/plans';
 import { markFailed } from '../domain/reports/runs';
 import { failPendingRequest } from '../domain/webhooks/requests';
 import type { Logger } from '../log';
-import { isWorkflowType } from './registry';
+import { isWorkflowType, type WorkflowType } from './registry';
 import { SEARCH, searchAttributes } from './search-attributes';
 import { ensureRecurringSchedules } from './schedules';
 import { ID_PREFIX, LEDGER_EXPIRY_ID } from '../workflows/contracts';
@@ -78,46 +78,34 @@ async function failPlanCommunications(db: Db, organisationId: string, planId: st
 
 type Settle = (deps: SettleDeps, closed: Closed) => Promise<unknown>;
 
-/** By workflow type: the prefix of its id (before the record's key: the contracts' ID_PREFIX) and what its close does. */
-const KINDS: Record<string, { prefix: string; settle: Settle }> = {
-  webhookDeliveryWorkflow: {
-    prefix: ID_PREFIX.webhookDeliveryWorkflow,
-    settle: ({ db }, c) => failPendingRequest(scopedClient(db, c.organisationId), c.organisationId, c.key, c.reason),
+/** By workflow type (every one a write may start, and the expiry schedule's): what its close does. */
+const SETTLE: { [T in WorkflowType | 'ledgerExpiryWorkflow']: Settle } = {
+  webhookDeliveryWorkflow: ({ db }, c) => failPendingRequest(scopedClient(db, c.organisationId), c.organisationId, c.key, c.reason),
+  automationRunWorkflow: ({ db }, c) => {
+    const [automationId, eventId] = c.key.split(':');
+    return rejectPendingApprovals(scopedClient(db, c.organisationId), c.organisationId, { automationId, eventId }, `${c.info.status.name}: the run was ${c.reason}`);
   },
-  automationRunWorkflow: {
-    prefix: ID_PREFIX.automationRunWorkflow,
-    settle: ({ db }, c) => {
-      const [automationId, eventId] = c.key.split(':');
-      return rejectPendingApprovals(scopedClient(db, c.organisationId), c.organisationId, { automationId, eventId }, `${c.info.status.name}: the run was ${c.reason}`);
-    },
+  reportRunWorkflow: async ({ db, config }, c) => {
+    await markFailed(scopedClient(db, c.organisationId), c.key, c.reason);
+    await removeReportFiles(config, c.key);
   },
-  reportRunWorkflow: {
-    prefix: ID_PREFIX.reportRunWorkflow,
-    settle: async ({ db, config }, c) => {
-      await markFailed(scopedClient(db, c.organisationId), c.key, c.reason);
-      await removeReportFiles(config, c.key);
-    },
-  },
-  communicationSendWorkflow: {
-    prefix: ID_PREFIX.communicationSendWorkflow,
-    settle: ({ db }, c) => failPendingCommunication(scopedClient(db, c.organisationId), c.organisationId, c.key, c.reason),
-  },
-  communicationPlanWorkflow: {
-    prefix: ID_PREFIX.communicationPlanWorkflow,
-    settle: async ({ db }, c) => {
-      const org = scopedClient(db, c.organisationId);
-      await org.$transaction((tx) => draftAfterWorkflowEnded(tx, system(c.organisationId), c.key, c.info.closeTime ?? new Date(), `the plan's workflow was ${c.reason}`));
-      await failPlanCommunications(org, c.organisationId, c.key, c.reason);
-    },
+  communicationSendWorkflow: ({ db }, c) => failPendingCommunication(scopedClient(db, c.organisationId), c.organisationId, c.key, c.reason),
+  communicationPlanWorkflow: async ({ db }, c) => {
+    const org = scopedClient(db, c.organisationId);
+    await org.$transaction((tx) => draftAfterWorkflowEnded(tx, system(c.organisationId), c.key, c.info.closeTime ?? new Date(), `the plan's workflow was ${c.reason}`));
+    await failPlanCommunications(org, c.organisationId, c.key, c.reason);
   },
   // Money: never left half-moved. Every step is an idempotent ledger step, so the workflow runs again to the end.
-  accountTerminationWorkflow: { prefix: ID_PREFIX.accountTerminationWorkflow, settle: restart },
-  walletTopupWorkflow: { prefix: ID_PREFIX.walletTopupWorkflow, settle: restart },
+  accountTerminationWorkflow: restart,
+  walletTopupWorkflow: restart,
   // Its recurrence is a schedule, which an ended run leaves as it is: ensure it, as at every start.
-  ledgerExpiryWorkflow: { prefix: LEDGER_EXPIRY_ID, settle: ({ client, config, log }) => ensureRecurringSchedules(client, config.TEMPORAL_TASK_QUEUE, log) },
+  ledgerExpiryWorkflow: ({ client, config, log }) => ensureRecurringSchedules(client, config.TEMPORAL_TASK_QUEUE, log),
 };
 
-export const SETTLED_WORKFLOW_TYPES = Object.keys(KINDS);
+export const SETTLED_WORKFLOW_TYPES = Object.keys(SETTLE);
+
+/** The start of a workflow id of this type, before its record's key. */
+const prefixOf = (type: string): string | undefined => (type === 'ledgerExpiryWorkflow' ? LEDGER_EXPIRY_ID : isWorkflowType(type) ? ID_PREFIX[type] : undefined);
 
 /**
  * Settles the record of `info`, the latest run of its workflow id, when that run was closed from
@@ -125,14 +113,14 @@ export const SETTLED_WORKFLOW_TYPES = Object.keys(KINDS);
  */
 export async function settleClosedWorkflow(deps: SettleDeps, info: Run): Promise<boolean> {
   const reason = REASONS[info.status.name];
-  const kind = KINDS[info.type];
-  if (!reason || !kind || !info.workflowId.startsWith(kind.prefix)) return false;
+  const prefix = prefixOf(info.type);
+  if (!reason || prefix === undefined || !info.workflowId.startsWith(prefix)) return false;
   const organisationId = info.typedSearchAttributes.get(SEARCH.organisationId) ?? '';
   if (!organisationId && info.type !== 'ledgerExpiryWorkflow') {
     deps.log.warn({ workflowId: info.workflowId }, 'a closed workflow without OrganisationId: its record is left as it is');
     return false;
   }
-  await kind.settle(deps, { info, key: info.workflowId.slice(kind.prefix.length), organisationId, reason });
+  await SETTLE[info.type as keyof typeof SETTLE](deps, { info, key: info.workflowId.slice(prefix.length), organisationId, reason });
   // Debug: a start-up pass settles every such close the namespace keeps again (a no-op).
   deps.log.debug({ workflowId: info.workflowId, runId: info.runId, status: info.status.name }, 'settled the record of a workflow closed from outside');
   return true;

@@ -20,7 +20,11 @@ const retry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '1 mi
 const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '5 minutes', retry });
 const { runAutomation: runAsActivity, settleApproval } = proxyActivities<Activities>({ startToCloseTimeout: '5 minutes', heartbeatTimeout: HEARTBEAT_TIMEOUT, retry });
 
-/** Runs begun as activities (before the patch) replay, and go on, as they began. */
+/**
+ * Runs begun as activities (before the patch, 2026-12-02) replay, and go on, as they began. It
+ * stays while such a run can still be open: an approval waits at most a year (timeout_seconds),
+ * so deprecatePatch after 2027-12-02 (docs/DEVELOPING.md "Shims").
+ */
 const runAutomation: Activities['runAutomation'] = (...args) => (patched('run-step-local') ? local.runAutomation : runAsActivity)(...args);
 
 export async function automationRunWorkflow(input: AutomationRunInput): Promise<AutomationRunResult> {

@@ -42,8 +42,8 @@ export async function planTermination(tx: Tx, accountId: string, targetId: strin
 /**
  * In the request's transaction, before its intent: commits the account to this target. The
  * UPDATE's row lock makes parallel requests wait for each other, and the one that comes second
- * sees the first one's target: naming another is 409 TERMINATION_IN_PROGRESS (before issue 31
- * four parallel requests to two targets all answered 200 while one target got the money). A
+ * sees the first one's target: naming another is 409 TERMINATION_IN_PROGRESS, so parallel
+ * requests to two targets cannot all be told yes while one target gets the money. A
  * target that can no longer be reached (terminated since, gone) frees the account for another.
  * Answers false when the account was terminated into this target meanwhile (nothing to start).
  */
