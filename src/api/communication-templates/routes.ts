@@ -5,9 +5,8 @@ import { contactName, previewTemplate } from '../../domain/communications/commun
 import { hasScope } from '../../domain/identity/scopes';
 import { forbidden } from '../../domain/errors';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '../../domain/communications/templates';
-import { NAME_CODE_SORT } from '../integrations/present';
 import { COMMUNICATIONS_TAG as TAG, communicationsRead, communicationsWrite, publicRead, publicWrite } from '../integrations/routes';
-import { contentPage, listArgs } from '../lists';
+import { contentPage, listArgs, NAME_CODE_SORT } from '../lists';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
 import { presentTemplate, templateFilter } from './present';

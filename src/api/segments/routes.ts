@@ -2,9 +2,8 @@
 // resolves to. Decisions: docs/communications.md "Segments".
 import { actorOf } from '../../domain/audit';
 import { createSegment, deleteSegment, getSegment, listSegmentContacts, listSegments, updateSegment } from '../../domain/communications/segments';
-import { NAME_CODE_SORT } from '../integrations/present';
 import { COMMUNICATIONS_TAG as TAG, communicationsRead, communicationsWrite } from '../integrations/routes';
-import { contentPage, listArgs } from '../lists';
+import { contentPage, listArgs, NAME_CODE_SORT } from '../lists';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
 import { presentSegment, segmentFilter } from './present';
