@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { Tx } from '../db/client';
 import { actorOf, type AuditActor } from '../domain/audit';
 import { contentPage, listArgs, type ListArgs, type ListPage, type ListQuery, type SortField } from './lists';
-import { route, type RouteDef } from './route';
+import { route, type RequestContext, type RouteDef } from './route';
 import { idParams, idResponse } from './validation';
 
 type Schema = z.ZodType;
@@ -23,6 +23,8 @@ interface Docs {
 interface Write<B extends Schema> extends Docs {
   body: B;
   example?: z.input<B>;
+  /** A slow check of the body that must not hold the transaction (an outbound address's lookup), run as the route's `prepare`. */
+  check?: (input: { ctx: RequestContext; body: z.output<B> }) => Promise<void>;
 }
 
 export interface Resource<Row, I extends Schema, CB extends Schema, UB extends Schema, LQ extends Schema, F> {
@@ -70,7 +72,7 @@ export function resourceRoutes<Row, I extends Schema, CB extends Schema, UB exte
   return [
     build(create, (create) => route({
       ...docs(create, 'Create', [409]), method: 'post', path: r.path, operationId: `create${r.one}`, auth: r.auth.write,
-      body: create.body as Schema, response: idResponse, example: create.example,
+      body: create.body as Schema, response: idResponse, example: create.example, prepare: create.check as RouteDef['prepare'],
       handler: ({ ctx, body }) => create.run(ctx.db, actorOf(ctx), body as z.output<CB>),
     })),
     build(list, (list) => route({
@@ -89,7 +91,7 @@ export function resourceRoutes<Row, I extends Schema, CB extends Schema, UB exte
     })),
     build(update, (update) => route({
       ...docs(update, 'Update', [404, 409]), method: 'put', path: item, operationId: `update${r.one}`, auth: r.auth.write,
-      params: idParams, body: update.body as Schema, response: idResponse, example: update.example,
+      params: idParams, body: update.body as Schema, response: idResponse, example: update.example, prepare: update.check as RouteDef['prepare'],
       handler: async ({ ctx, params, body }) => {
         await update.run(ctx.db, actorOf(ctx), params.id, body as z.output<UB>);
         return { id: params.id };

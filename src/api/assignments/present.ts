@@ -3,13 +3,11 @@ import type { CoverageFilter, CoverageRecord } from '../../domain/assignments/co
 import { normalisePostCode } from '../../domain/assignments/coverage';
 import type { DepartmentFilter, DepartmentRecord } from '../../domain/assignments/departments';
 import { userName } from '../../domain/assignments/members';
-
 import type { UserRoleRecord } from '../../domain/assignments/user-roles';
 import type { UserFilter, UserRecord } from '../../domain/assignments/users';
-import type { SortField } from '../lists';
+import { nameCodeFilter, type SortField } from '../lists';
 import { epoch } from '../present';
-import type { coverageItem, coverageListQuery, departmentItem, departmentListQuery, userItem, userListQuery, userRoleItem, userRoleListQuery } from './schemas';
-import type { NameCodeFilter } from '../../domain/lists';
+import type { coverageItem, coverageListQuery, departmentItem, departmentListQuery, userItem, userListQuery, userRoleItem } from './schemas';
 
 type Member = { user: { id: string; username: string; firstName: string | null; lastName: string | null } };
 const members = (rows: Member[]) => rows.map(({ user }) => ({ id: user.id, name: userName(user) }));
@@ -61,14 +59,10 @@ export function presentUser(u: UserRecord): z.input<typeof userItem> {
   };
 }
 
-export const NAME_CODE_SORT: Record<string, SortField> = { name: 'name', code: { field: 'code', nullable: true }, created_on: 'createdAt' };
 export const COVERAGE_SORT: Record<string, SortField> = { post_code: 'postCode', created_on: 'createdAt' };
 export const USER_SORT: Record<string, SortField> = { username: 'username', created_on: 'createdAt' };
 
-const nameCode = (q: { search_value?: string; code?: string; name?: string }): NameCodeFilter => ({ searchValue: q.search_value, code: q.code, name: q.name });
-
-export const departmentFilter = (q: z.output<typeof departmentListQuery>): DepartmentFilter => ({ ...nameCode(q), organisationId: q.organisation_id });
-export const userRoleFilter = (q: z.output<typeof userRoleListQuery>): NameCodeFilter => nameCode(q);
+export const departmentFilter = (q: z.output<typeof departmentListQuery>): DepartmentFilter => ({ ...nameCodeFilter(q), organisationId: q.organisation_id });
 export const coverageFilter = (q: z.output<typeof coverageListQuery>): CoverageFilter => ({
   unitId: q.organisation_id,
   postCode: q.post_code === undefined ? undefined : normalisePostCode(q.post_code),

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { PASSWORD_LENGTH, passwordProblem } from '../../domain/identity/passwords';
 import { zGrants } from '../identity/schemas';
-import { contentList } from '../lists';
+import { contentList, nameCodeQuery } from '../lists';
 import { pagingQuery, whenParsed, zBool, zId, zRefCode, zRefName } from '../validation';
 
 const description = z.string().trim().max(2000);
@@ -26,11 +26,9 @@ const organisationId = zId.meta({
   description: 'A unit of the business network (/organisations), or the tenant\'s own id; absent or null: the tenant\'s own.',
 });
 
-const nameCodeFilters = {
-  code: z.string().min(1).max(100).optional().meta({ description: 'Exact code.' }),
-  name: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name.' }),
-  search_value: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name or the code.' }),
-};
+// The shared fields in this group's order (the document lists them so).
+const { code, name, search_value } = nameCodeQuery;
+const nameCodeFilters = { code, name, search_value };
 
 const idName = z.object({ id: z.string(), name: z.string() });
 

@@ -8,7 +8,7 @@ import { hashPassword } from '../../domain/identity/passwords';
 import { changeAccess, checkUserGrant, managedUser, type Manager } from '../../domain/identity/user-access';
 import { addUser, resetPassword, revokeSessions } from '../../domain/identity/users';
 import type { AppDeps } from '../deps';
-import { contentPage, listArgs } from '../lists';
+import { resourceRoutes } from '../resource';
 import { route, type RequestContext, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
 import { presentUser, USER_SORT, userFilter } from './present';
@@ -27,21 +27,17 @@ export function userRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteD
   // The authenticator's cache of credentials, users' state included: this replica refuses the
   // ended sessions at once after the commit, others within AUTH_CACHE_SECONDS.
   const evict = async () => deps.onKeyRevoked();
+  // The reads are the usual ones; the writes check grants, hash passwords and end sessions.
   return [
-    route({
-      method: 'get', path: '/users', operationId: 'listUsers', tag: TAG, auth: { scope: 'reference_data:read' },
-      summary: "List the organisation's users",
-      description: 'With their admin flag, scopes and state. Filters: username (exact), search_value (username, names, e-mail). Sortable by username, created_on (default: newest first). Scope: reference_data:read.',
-      query: userListQuery, response: userList,
-      handler: async ({ ctx, query }) => {
-        const page = await listUsers(ctx.db, ctx.organisationId, listArgs(query, USER_SORT), userFilter(query));
-        return contentPage(query, page.rows.map(presentUser), page.total);
+    ...resourceRoutes({
+      path: '/users', one: 'User', many: 'Users', label: 'user', tag: TAG, auth: { read: { scope: 'reference_data:read' }, write: manage },
+      item: userItem, present: presentUser,
+      list: {
+        summary: "List the organisation's users",
+        description: 'With their admin flag, scopes and state. Filters: username (exact), search_value (username, names, e-mail). Sortable by username, created_on (default: newest first). Scope: reference_data:read.',
+        query: userListQuery, response: userList, sort: USER_SORT, filter: userFilter, run: listUsers,
       },
-    }),
-    route({
-      method: 'get', path: '/users/{id}', operationId: 'getUser', tag: TAG, auth: { scope: 'reference_data:read' },
-      summary: 'Get a user with their departments, user roles and access', params: idParams, response: userItem, errors: [404],
-      handler: async ({ ctx, params }) => presentUser(await getUser(ctx.db, ctx.organisationId, params.id)),
+      get: { summary: 'Get a user with their departments, user roles and access', run: getUser },
     }),
     route({
       method: 'post', path: '/users', operationId: 'createUser', tag: TAG, auth: manage,

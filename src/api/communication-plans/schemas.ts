@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CHANNELS } from '../../domain/communications/integration-settings';
 import { frequencyProblem } from '../../domain/communications/schedule';
 import { templateContents } from '../communication-templates/schemas';
-import { contentList } from '../lists';
+import { contentList, nameCodeQuery } from '../lists';
 import { pagingQuery, whenParsed, zEpoch, zId, zRefName } from '../validation';
 
 export const PLAN_STATES = ['DRAFT', 'POSTED'] as const;
@@ -55,7 +55,7 @@ export const planUpdateBody = z.strictObject({
 });
 
 export const planListQuery = pagingQuery(['name', 'start_date', 'created_on']).extend({
-  name: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name.' }),
+  name: nameCodeQuery.name,
   life_cycle_state: z.enum(PLAN_STATES).optional(),
 });
 

@@ -1,9 +1,7 @@
 import type { z } from 'zod';
 import type { TemplateRecord } from '../../domain/communications/templates';
-
 import { epoch } from '../present';
-import type { templateItem, templateListQuery } from './schemas';
-import type { NameCodeFilter } from '../../domain/lists';
+import type { templateItem } from './schemas';
 
 /** List and read items have the same shape (spec 2.10), with the id (docs/communications.md). */
 export function presentTemplate(t: TemplateRecord): z.input<typeof templateItem> {
@@ -15,8 +13,4 @@ export function presentTemplate(t: TemplateRecord): z.input<typeof templateItem>
     created_on: epoch(t.createdAt),
     updated_on: epoch(t.updatedAt),
   };
-}
-
-export function templateFilter(q: z.output<typeof templateListQuery>): NameCodeFilter {
-  return { code: q.code, name: q.name };
 }

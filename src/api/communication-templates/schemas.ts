@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { CHANNELS } from '../../domain/communications/integration-settings';
 import { PLACEHOLDER_FIELDS, unknownPlaceholders } from '../../domain/communications/render';
-import { contentList } from '../lists';
+import { contentList, nameCodeQuery } from '../lists';
 import { pagingQuery, whenParsed, zLanguage, zRefCode, zRefName } from '../validation';
 
 const PLACEHOLDERS = `Placeholders: ${PLACEHOLDER_FIELDS.map((f) => `{{contact.${f}}}`).join(', ')}; any other {{...}} is 400 naming the field.`;
@@ -50,10 +50,7 @@ export const templateUpdateBody = z.strictObject({
   contents: templateContents.optional(),
 });
 
-export const templateListQuery = pagingQuery(['name', 'code', 'created_on']).extend({
-  name: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name.' }),
-  code: z.string().min(1).max(100).optional().meta({ description: 'Exact code.' }),
-});
+export const templateListQuery = pagingQuery(['name', 'code', 'created_on']).extend({ name: nameCodeQuery.name, code: nameCodeQuery.code });
 
 export const templateItem = z.object({
   id: z.string().meta({ description: 'Shown in reads and lists too (docs/communications.md).' }),

@@ -1,4 +1,4 @@
-import { pagingSchema } from '../lists';
+import { contentList } from '../lists';
 import { z } from 'zod';
 import { CARD_BRANDS, CARD_GATEWAYS, FUNDING_TYPES, PAYMENT_METHOD_TYPES } from '../../domain/contacts/payment-methods/kinds';
 import { zBool, zCountry, zId } from '../validation';
@@ -119,4 +119,4 @@ const paymentMethodItem = z.object({
 });
 
 export type PaymentMethodItem = z.input<typeof paymentMethodItem>;
-export const paymentMethodList = z.object({ content: z.array(paymentMethodItem), paging: pagingSchema });
+export const paymentMethodList = contentList(paymentMethodItem);

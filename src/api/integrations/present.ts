@@ -2,14 +2,11 @@ import type { z } from 'zod';
 import type { Integration } from '../../db/client';
 import type { HttpSettings, SmtpSettings } from '../../domain/communications/integration-settings';
 import type { IntegrationFilter } from '../../domain/communications/integrations';
-import type { SortField } from '../lists';
 import { epoch } from '../present';
 import type { integrationItem, integrationListQuery } from './schemas';
 import { smsContentType } from '../../domain/communications/sms-body';
 
 type Item = z.input<typeof integrationItem>;
-
-export const NAME_CODE_SORT: Record<string, SortField> = { name: 'name', code: { field: 'code', nullable: true }, created_on: 'createdAt' };
 
 /** Never the secrets: `password_set` / `token_set` only. */
 export function presentIntegration(i: Integration): Item {

@@ -3,7 +3,7 @@
 // naming the field (`settings.url`); secrets are write-only.
 import { z } from 'zod';
 import { AUTH_TYPES, CHANNELS, PROVIDERS, settingsShapeIssues } from '../../domain/communications/integration-settings';
-import { contentList } from '../lists';
+import { contentList, nameCodeQuery } from '../lists';
 import { pagingQuery, whenParsed, zRefCode, zRefName } from '../validation';
 import { SMS_CONTENT_TYPES } from '../../domain/communications/sms-body';
 
@@ -45,8 +45,8 @@ export const integrationUpdateBody = z
   .superRefine(settingsShape, whenParsed);
 
 export const integrationListQuery = pagingQuery(['name', 'code', 'created_on']).extend({
-  code: z.string().min(1).max(100).optional().meta({ description: 'Exact code.' }),
-  name: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name.' }),
+  code: nameCodeQuery.code,
+  name: nameCodeQuery.name,
   channel: z.enum(CHANNELS).optional(),
 });
 

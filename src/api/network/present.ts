@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { NetworkLocation } from '../../db/client';
 import type { UnitFilter, UnitRecord } from '../../domain/network/read';
-import type { SortField } from '../lists';
+import { nameCodeFilter, type SortField } from '../lists';
 import { epoch } from '../present';
 import type { locationItem, unitItem, unitListQuery } from './schemas';
 
@@ -39,5 +39,5 @@ export function presentUnit(u: UnitRecord): z.input<typeof unitItem> {
 export const UNIT_SORT: Record<string, SortField> = { name: 'name', code: 'code', type: 'type', created_on: 'createdAt' };
 
 export function unitFilter(q: z.output<typeof unitListQuery>): UnitFilter {
-  return { searchValue: q.search_value, code: q.code, name: q.name, type: q.type, parentId: q.parent_id };
+  return { ...nameCodeFilter(q), type: q.type, parentId: q.parent_id };
 }

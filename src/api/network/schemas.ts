@@ -2,7 +2,7 @@
 // and subsidiaries under the tenant, at /organisations.
 import { z } from 'zod';
 import { zCountryCode } from '../contacts/schemas';
-import { contentList } from '../lists';
+import { contentList, nameCodeQuery } from '../lists';
 import { pagingQuery, postalAddressOut, whenParsed, zId } from '../validation';
 
 export const UNIT_TYPES = ['MERCHANT', 'VENUE', 'SUBSIDIARY'] as const;
@@ -64,9 +64,7 @@ export const unitUpdateBody = z.strictObject({
 });
 
 export const unitListQuery = pagingQuery(['name', 'code', 'type', 'created_on']).extend({
-  search_value: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name or the code.' }),
-  code: z.string().min(1).max(100).optional().meta({ description: 'Exact code.' }),
-  name: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name.' }),
+  ...nameCodeQuery,
   type: z.enum(UNIT_TYPES).optional(),
   parent_id: zId.optional().meta({ description: 'Only the units directly below this one.' }),
 });

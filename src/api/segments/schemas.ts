@@ -1,7 +1,7 @@
 // Segments (docs/communications.md "Segments"): a STATIC list of contacts, or a FILTER over
 // contacts with a subset of the GET /contacts search filters, validated by the same schema.
 import { z } from 'zod';
-import { contentList } from '../lists';
+import { contentList, nameCodeQuery } from '../lists';
 import { contactSearchQuery } from '../contacts/responses';
 import { pagingQuery, whenParsed, zEpoch, zId, zRefCode, zRefName } from '../validation';
 
@@ -57,8 +57,8 @@ export const segmentUpdateBody = z.strictObject({
 });
 
 export const segmentListQuery = pagingQuery(['name', 'code', 'created_on']).extend({
-  code: z.string().min(1).max(100).optional().meta({ description: 'Exact code.' }),
-  name: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name.' }),
+  code: nameCodeQuery.code,
+  name: nameCodeQuery.name,
   type: z.enum(SEGMENT_TYPES).optional(),
 });
 

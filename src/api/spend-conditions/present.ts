@@ -1,9 +1,8 @@
 import type { z } from 'zod';
-import type { SpendConditionFilter, SpendConditionView } from '../../domain/spend-conditions/read';
-import type { SortField } from '../lists';
+import type { SpendConditionView } from '../../domain/spend-conditions/read';
 import { presentLocation } from '../network/present';
 import { epoch } from '../present';
-import type { spendConditionItem, spendConditionListQuery } from './schemas';
+import type { spendConditionItem } from './schemas';
 
 /** spec 2.4's spend condition; the wallet balances show the same fields. */
 export function presentSpendCondition(s: SpendConditionView): z.input<typeof spendConditionItem> {
@@ -17,10 +16,4 @@ export function presentSpendCondition(s: SpendConditionView): z.input<typeof spe
     created_on: epoch(s.createdAt),
     updated_on: epoch(s.updatedAt),
   };
-}
-
-export const SPEND_CONDITION_SORT: Record<string, SortField> = { name: 'name', code: { field: 'code', nullable: true }, created_on: 'createdAt' };
-
-export function spendConditionFilter(q: z.output<typeof spendConditionListQuery>): SpendConditionFilter {
-  return { searchValue: q.search_value, code: q.code, name: q.name };
 }

@@ -1,7 +1,7 @@
 // Spend conditions (spec 2.4): where (network units), on what (products, types, families) and
 // when (timings) restricted money may be spent.
 import { z } from 'zod';
-import { contentList } from '../lists';
+import { contentList, nameCodeQuery } from '../lists';
 import { locationItem } from '../network/schemas';
 import { pagingQuery, whenParsed, zId, zRefCode, zRefName } from '../validation';
 
@@ -50,11 +50,7 @@ export const spendConditionUpdateBody = z.strictObject({
   timings: lists.timings.optional(),
 });
 
-export const spendConditionListQuery = pagingQuery(['name', 'code', 'created_on']).extend({
-  search_value: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name or the code.' }),
-  code: z.string().min(1).max(100).optional().meta({ description: 'Exact code.' }),
-  name: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the name.' }),
-});
+export const spendConditionListQuery = pagingQuery(['name', 'code', 'created_on']).extend(nameCodeQuery);
 
 /** Read form of spec 2.4, reused by the wallet balances. */
 export const spendConditionItem = z.object({

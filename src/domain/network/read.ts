@@ -1,7 +1,7 @@
 // Reading the business network: one unit with its locations and taps, or a page of them.
 import type { Prisma, Tx } from '../../db/client';
 import { notFound } from '../errors';
-import { nameCodeWhere, pageOf, type ListArgs, type ListPage } from '../lists';
+import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
 
 export const UNIT_INCLUDE = {
   locations: { orderBy: { position: 'asc' } },
@@ -10,10 +10,7 @@ export const UNIT_INCLUDE = {
 
 export type UnitRecord = Prisma.NetworkUnitGetPayload<{ include: typeof UNIT_INCLUDE }>;
 
-export interface UnitFilter {
-  searchValue?: string;
-  code?: string;
-  name?: string;
+export interface UnitFilter extends NameCodeFilter {
   type?: string;
   parentId?: string;
 }

@@ -3,7 +3,7 @@
 // present this same read model.
 import type { NetworkLocation, Prisma, Tx } from '../../db/client';
 import { notFound } from '../errors';
-import { nameCodeWhere, type ListArgs, type ListPage } from '../lists';
+import { nameCodeWhere, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
 
 export type ProductIdType = 'FAMILY' | 'TYPE' | 'PRODUCT';
 
@@ -37,12 +37,6 @@ const INCLUDE = {
 
 type SpendConditionRecord = Prisma.SpendConditionGetPayload<{ include: typeof INCLUDE }>;
 
-export interface SpendConditionFilter {
-  searchValue?: string;
-  code?: string;
-  name?: string;
-}
-
 /** The spend condition with its references resolved, or 404 (also for another organisation's id). */
 export async function getSpendCondition(tx: Tx, organisationId: string, id: string): Promise<SpendConditionView> {
   const row = await tx.spendCondition.findFirst({ where: { organisationId, id }, include: INCLUDE });
@@ -56,7 +50,7 @@ export async function getSpendConditions(tx: Tx, organisationId: string, ids: st
   return new Map(rows.map((row) => [row.id, toView(row)]));
 }
 
-export async function listSpendConditions(tx: Tx, organisationId: string, args: ListArgs, q: SpendConditionFilter): Promise<ListPage<SpendConditionView>> {
+export async function listSpendConditions(tx: Tx, organisationId: string, args: ListArgs, q: NameCodeFilter): Promise<ListPage<SpendConditionView>> {
   const where: Prisma.SpendConditionWhereInput = { organisationId, ...nameCodeWhere(q) };
   const [rows, total] = await Promise.all([tx.spendCondition.findMany({ where, include: INCLUDE, ...args }), tx.spendCondition.count({ where })]);
   return { rows: rows.map(toView), total };
