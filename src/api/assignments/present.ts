@@ -4,10 +4,9 @@ import { normalisePostCode } from '../../domain/assignments/coverage';
 import type { DepartmentFilter, DepartmentRecord } from '../../domain/assignments/departments';
 import { userName } from '../../domain/assignments/members';
 import type { UserRoleRecord } from '../../domain/assignments/user-roles';
-import type { UserFilter, UserRecord } from '../../domain/assignments/users';
 import { nameCodeFilter, type SortField } from '../lists';
 import { epoch } from '../present';
-import type { coverageItem, coverageListQuery, departmentItem, departmentListQuery, userItem, userListQuery, userRoleItem } from './schemas';
+import type { coverageItem, coverageListQuery, departmentItem, departmentListQuery, userRoleItem } from './schemas';
 
 type Member = { user: { id: string; username: string; firstName: string | null; lastName: string | null } };
 const members = (rows: Member[]) => rows.map(({ user }) => ({ id: user.id, name: userName(user) }));
@@ -41,30 +40,10 @@ export function presentCoverage(c: CoverageRecord): z.input<typeof coverageItem>
   return { id: c.id, organisation: c.unit, post_code: c.postCode, created_on: epoch(c.createdAt) };
 }
 
-export function presentUser(u: UserRecord): z.input<typeof userItem> {
-  return {
-    id: u.id,
-    username: u.username,
-    first_name: u.firstName,
-    last_name: u.lastName,
-    email: u.email,
-    name: userName(u),
-    is_admin: u.isAdmin,
-    scopes: u.scopes,
-    is_disabled: u.disabledAt !== null,
-    disabled_on: epoch(u.disabledAt),
-    created_on: epoch(u.createdAt),
-    departments: u.departments.map((m) => m.department),
-    user_roles: u.roles.map((m) => m.role),
-  };
-}
-
 export const COVERAGE_SORT: Record<string, SortField> = { post_code: 'postCode', created_on: 'createdAt' };
-export const USER_SORT: Record<string, SortField> = { username: 'username', created_on: 'createdAt' };
 
 export const departmentFilter = (q: z.output<typeof departmentListQuery>): DepartmentFilter => ({ ...nameCodeFilter(q), organisationId: q.organisation_id });
 export const coverageFilter = (q: z.output<typeof coverageListQuery>): CoverageFilter => ({
   unitId: q.organisation_id,
   postCode: q.post_code === undefined ? undefined : normalisePostCode(q.post_code),
 });
-export const userFilter = (q: z.output<typeof userListQuery>): UserFilter => ({ username: q.username, searchValue: q.search_value });

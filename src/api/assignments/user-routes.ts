@@ -11,8 +11,8 @@ import type { AppDeps } from '../deps';
 import { resourceRoutes } from '../resource';
 import { route, type RequestContext, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
-import { presentUser, USER_SORT, userFilter } from './present';
-import { resetPasswordBody, userCreateBody, userItem, userList, userListQuery, userUpdateBody } from './schemas';
+import { presentUser, USER_SORT, userFilter } from '../users/present';
+import { resetPasswordBody, userCreateBody, userItem, userList, userListQuery, userUpdateBody } from '../users/schemas';
 
 const TAG = 'Users';
 const manage = { scope: 'users:write', adminOnly: true } as const;
