@@ -12,14 +12,14 @@ module.exports = {
         'The one exception: domain input types are `z.output` of the request schemas (`import type` only).',
       severity: 'error',
       from: { path: '^src/domain/' },
-      to: { path: '^src/api/', pathNot: '^src/api/[^/]+/schemas\\.ts$' },
+      to: { path: '^src/api/', pathNot: ['^src/api/[^/]+/schemas\\.ts$', '^src/api/[^/]+/[^/]+/schemas\\.ts$'] },
     },
     {
       name: 'domain-types-from-schemas-only',
       comment: 'Request schemas reach the domain as types, never at run time.',
       severity: 'error',
       from: { path: '^src/domain/' },
-      to: { path: '^src/api/[^/]+/schemas\\.ts$', dependencyTypesNot: ['type-only'] },
+      to: { path: ['^src/api/[^/]+/schemas\\.ts$', '^src/api/[^/]+/[^/]+/schemas\\.ts$'], dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'db-not-to-domain-or-api',

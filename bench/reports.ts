@@ -10,7 +10,7 @@ import { Pool } from 'pg';
 import { createPrismaClient } from '../src/db/client';
 import { createApiKey } from '../src/domain/identity/api-keys';
 import { createOrganisation } from '../src/domain/identity/organisations';
-import { createUser } from '../src/domain/identity/users';
+import { createUser } from '../src/domain/users/users';
 import { postJson } from './http';
 import { startSink } from './plan';
 

@@ -9,7 +9,7 @@ import { applyMigrations } from './db/migrate';
 import { createApiKey, revokeApiKey, type ApiKeyKind } from './domain/identity/api-keys';
 import { createOrganisation } from './domain/identity/organisations';
 import { isKnownScope } from './domain/identity/scopes';
-import { createUser, disableUser, enableUser, resetPassword, revokeSessions, type UserRef } from './domain/identity/users';
+import { createUser, disableUser, enableUser, resetPassword, revokeSessions, type UserRef } from './domain/users/users';
 import { hashPassword, passwordProblem } from './domain/identity/passwords';
 import { isId, normaliseId } from './domain/ids';
 import { randomBytes } from 'node:crypto';

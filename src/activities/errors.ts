@@ -6,7 +6,7 @@ import { AppError } from '../domain/errors';
 /**
  * Worker interceptor, the one activity boundary for errors: a domain refusal (AppError below 500:
  * not found, a conflict, an invalid value) is final, so it leaves as a non-retryable
- * ApplicationFailure of type = its code, with its attribute as details (src/api/termination.ts
+ * ApplicationFailure of type = its code, with its attribute as details (src/api/accounts/termination.ts
  * turns it back into the same API error). Anything else is retried by the activity's policy.
  */
 export function domainErrors(_ctx: Context): ActivityInterceptors {

@@ -25,7 +25,7 @@ VALUES ($2::uuid, $1::uuid, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9::jsonb, now
 /**
  * On the write's transaction (`ctx.sql` in a write route, txSql(tx, organisationId) elsewhere).
  * `holdSeconds`: the dispatcher leaves it alone that long (its writer performs it first, e.g. a
- * run's first webhook attempt, then settles or releases it: ./starters.ts).
+ * run's first webhook attempt, then settles or releases it: src/domain/automations/webhook-step.ts).
  */
 export async function recordIntent(sql: OrgSql, intent: Intent, holdSeconds: number | null = null): Promise<void> {
   await sql.rows(INSERT, [...intentValues(intent), holdSeconds]);

@@ -7,7 +7,7 @@ import { limitRulesFromJson } from '../../domain/money/limit-rules';
 import type { Settings } from '../../domain/money/settings';
 import type { SortField } from '../lists';
 import { amount } from '../present';
-import { presentLimitRules } from '../settings/present';
+import { presentLimitRules } from '../money/settings/present';
 import type { accountFinancials, accountItem, memberItem } from './schemas';
 
 type Item = z.input<typeof accountItem>;

@@ -1,5 +1,5 @@
 // Accounts of a contact and account groups (spec 2.3, 4.2); decisions in docs/accounts.md.
-// POST /accounts/{id}/life_cycle_state lives with the termination saga (src/api/termination.ts).
+// POST /accounts/{id}/life_cycle_state lives with the termination saga (src/api/accounts/termination.ts).
 import { actorOf } from '../../domain/audit';
 import { createAccount } from '../../domain/accounts/create';
 import { addMember, removeMember, updateMember } from '../../domain/accounts/members';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { customFieldsBody, customFieldsOut } from '../custom-fields/schemas';
 import { namedList } from '../lists';
-import { limitRuleOut } from '../settings/schemas';
+import { limitRuleOut } from '../money/settings/schemas';
 import { pagingQuery, postalAddressOut, zAmount, zBool, zCurrency, zId } from '../validation';
 
 const name = z.string().trim().min(1).max(200);

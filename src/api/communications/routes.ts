@@ -2,7 +2,7 @@
 import { actorOf } from '../../domain/audit';
 import { archiveCommunication, createCommunication, getCommunication, listCommunications } from '../../domain/communications/communications';
 import type { AppDeps } from '../deps';
-import { COMMUNICATIONS_TAG as TAG, communicationsWrite, publicRead, publicWrite } from '../integrations/routes';
+import { COMMUNICATIONS_TAG as TAG, communicationsWrite, publicRead, publicWrite } from './integrations/routes';
 import { contentPage, listArgs } from '../lists';
 import { route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';

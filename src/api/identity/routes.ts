@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkGrant, createApiKey, listApiKeys, revokeApiKey } from '../../domain/identity/api-keys';
-import { login, logout, refresh } from '../../domain/identity/users';
+import { login, logout, refresh } from '../../domain/users/users';
 import { currentApiKey, currentUser } from '../../domain/identity/whoami';
 import { invalidCredential } from '../../domain/errors';
 import type { AppDeps } from '../deps';

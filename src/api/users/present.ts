@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { userName } from '../../domain/assignments/members';
-import type { UserFilter, UserRecord } from '../../domain/assignments/users';
+import type { UserFilter, UserRecord } from '../../domain/users/directory';
 import type { SortField } from '../lists';
 import { epoch } from '../present';
 import type { userItem, userListQuery } from './schemas';

@@ -11,7 +11,7 @@ import { notFound } from '../../domain/errors';
 import { contactParams } from '../contacts/schemas';
 import { contentPage } from '../lists';
 import type { AppDeps } from '../deps';
-import { moneyContext } from '../money-context';
+import { moneyContext } from '../money/context';
 import { route, type RequestContext, type RouteDef } from '../route';
 import { idParams, idResponse, SOME_ID } from '../validation';
 import { presentBalance, presentContactWallet, presentTransaction } from './present';

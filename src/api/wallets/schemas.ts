@@ -1,7 +1,7 @@
 // Wallets, journals and the contact's money reads (spec 2.3, 2.4, 2.5, 2.11, 4.1, 4.3).
 import { z } from 'zod';
 import { contactParams } from '../contacts/schemas';
-import { limitRules } from '../settings/schemas';
+import { limitRules } from '../money/settings/schemas';
 import { zAmount, zBool, zCurrency, zEpoch, zId } from '../validation';
 
 const positive = zAmount.refine((v) => v.gt(0), { message: 'must be greater than 0' });

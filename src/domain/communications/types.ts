@@ -1,10 +1,10 @@
 // The input types of the communications reference data: the request schemas' outputs.
 import type { z } from 'zod';
-import type { integrationCreateBody, integrationUpdateBody } from '../../api/integrations/schemas';
-import type { segmentCreateBody, segmentUpdateBody } from '../../api/segments/schemas';
-import type { templateCreateBody, templateUpdateBody } from '../../api/communication-templates/schemas';
+import type { integrationCreateBody, integrationUpdateBody } from '../../api/communications/integrations/schemas';
+import type { segmentCreateBody, segmentUpdateBody } from '../../api/communications/segments/schemas';
+import type { templateCreateBody, templateUpdateBody } from '../../api/communications/templates/schemas';
 import type { communicationCreateBody } from '../../api/communications/schemas';
-import type { planCreateBody, planUpdateBody } from '../../api/communication-plans/schemas';
+import type { planCreateBody, planUpdateBody } from '../../api/communications/plans/schemas';
 
 export type IntegrationInput = z.output<typeof integrationCreateBody>;
 export type IntegrationPatch = z.output<typeof integrationUpdateBody>;

@@ -1,7 +1,7 @@
 // A contact's self-service login: one username (unique in the organisation, case-insensitive)
 // and an argon2id hash of the password. The password itself is never stored or returned.
 import type { z } from 'zod';
-import type { credentialsBody } from '../../api/contact-payment-methods/schemas';
+import type { credentialsBody } from '../../api/contacts/payment-methods/schemas';
 import type { Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { alreadyExists } from '../errors';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { createApiKey } from './api-keys';
 import { createOrganisation } from './organisations';
-import { createUser } from './users';
+import { createUser } from '../users/users';
 
 export interface BootstrapCredentials {
   organisation_id: string;

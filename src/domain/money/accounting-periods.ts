@@ -2,7 +2,7 @@
 // never overlapping within an organisation, closed in order. Every period write takes the
 // organisation's period lock first, so the overlap and order checks cannot race.
 import type { z } from 'zod';
-import type { periodCreateBody, periodUpdateBody } from '../../api/accounting-periods/schemas';
+import type { periodCreateBody, periodUpdateBody } from '../../api/money/accounting-periods/schemas';
 import type { AccountingPeriod, Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { conflict, invalid, notFound } from '../errors';

@@ -1,7 +1,7 @@
 // Wallet limit rules (spec 2.3, docs/money.md "Refusals"): the settings' global rules and, later,
 // a wallet's own. Kept in JSON columns with amounts as decimal text.
 import type { z } from 'zod';
-import type { limitRule } from '../../api/settings/schemas';
+import type { limitRule } from '../../api/money/settings/schemas';
 import { Money, moneyText } from '../money';
 
 export type LimitRuleInput = z.output<typeof limitRule>;

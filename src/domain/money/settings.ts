@@ -1,7 +1,7 @@
 // The organisation's money settings (docs/money-reference.md "Settings"): one row, created by the
 // first PUT; until then, and for every field never set, the defaults below.
 import type { z } from 'zod';
-import type { settingsBody } from '../../api/settings/schemas';
+import type { settingsBody } from '../../api/money/settings/schemas';
 import type { OrganisationSetting, Tx } from '../../db/client';
 import { txSql, type OrgSql } from '../../db/sql';
 import { checkTimeZoneKnown } from '../analytics/time-zone';

@@ -55,7 +55,7 @@ const PURGES: Record<RetentionKind, { setting: keyof RetentionSettings; statemen
       LIMIT $2 FOR UPDATE SKIP LOCKED)`,
   },
   // An expired token is refused whatever its row says; a used one is kept until then, so that
-  // presenting it again still revokes the user's other tokens (src/domain/identity/users.ts).
+  // presenting it again still revokes the user's other tokens (src/domain/users/users.ts).
   refreshTokens: {
     setting: 'RETENTION_REFRESH_TOKENS_DAYS',
     statement: `DELETE FROM refresh_tokens WHERE id IN (

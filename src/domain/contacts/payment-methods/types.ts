@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { paymentMethodBody } from '../../../api/contact-payment-methods/schemas';
+import type { paymentMethodBody } from '../../../api/contacts/payment-methods/schemas';
 
 export * from './kinds';
 

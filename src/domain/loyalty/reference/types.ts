@@ -9,7 +9,7 @@ import type {
   rewardTierUpdateBody,
   voucherTypeCreateBody,
   voucherTypeUpdateBody,
-} from '../../../api/loyalty-reference/schemas';
+} from '../../../api/loyalty/reference/schemas';
 
 export type RewardSchemeInput = z.output<typeof rewardSchemeCreateBody>;
 export type RewardSchemePatch = z.output<typeof rewardSchemeUpdateBody>;

@@ -1,6 +1,6 @@
 // Inputs of the reward operations: what the request schemas produce after validation.
 import type { z } from 'zod';
-import type { merchantListQuery, rewardMerchantsBody, rewardsUpdateBody, schemeSignUpBody } from '../../../api/rewards/schemas';
+import type { merchantListQuery, rewardMerchantsBody, rewardsUpdateBody, schemeSignUpBody } from '../../../api/loyalty/rewards/schemas';
 
 export type RewardsUpdateInput = z.output<typeof rewardsUpdateBody>;
 export type AutoSpendInput = NonNullable<RewardsUpdateInput['automatic_spend_settings']>;

@@ -3,7 +3,7 @@
 // the voucher row first, so of two concurrent moves the second sees the first one's result.
 // Using a voucher moves no wallet money: it is redeemed at the merchant's till.
 import type { z } from 'zod';
-import type { voucherCancelBody, voucherUseBody } from '../../../api/vouchers/schemas';
+import type { voucherCancelBody, voucherUseBody } from '../../../api/loyalty/vouchers/schemas';
 import type { OrgSql } from '../../../db/sql';
 import type { AuditActor } from '../../audit';
 import { checkCustomFields } from '../../custom-fields/check';

@@ -2,7 +2,7 @@
 // The state shown is derived: ACTIVATED past expiration_date reads EXPIRED, and the
 // life_cycle_state filter follows the same rule.
 import type { z } from 'zod';
-import type { voucherListQuery } from '../../../api/vouchers/schemas';
+import type { voucherListQuery } from '../../../api/loyalty/vouchers/schemas';
 import { SqlParams } from '../../../db/sql-params';
 import type { OrgSql } from '../../../db/sql';
 import { contactStatementParams } from '../../contacts/read-statement';
