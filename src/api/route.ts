@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Tx } from '../db/client';
 import type { OrgSql } from '../db/sql';
-import type { Scope } from '../domain/identity/scopes';
+import type { Scope, ScopeGroup } from '../domain/identity/scopes';
 
 /** Scopes are `<group>:read` / `<group>:write`; a credential holding `*` or `<group>` has both. */
 export type { Scope };
@@ -109,6 +109,10 @@ export interface RouteDef<
    */
   afterCommit?: (input: HandlerInput<Out<P>, Out<Q>, Out<B>, Prep>) => Promise<void>;
 }
+
+/** The read and the write scope of a group, as a route's `auth` and a resource's take them. */
+export const groupAuth = <G extends ScopeGroup>(group: G) =>
+  ({ read: { scope: `${group}:read` }, write: { scope: `${group}:write` } }) as const satisfies { read: { scope: Scope }; write: { scope: Scope } };
 
 /** Identity function that lets TypeScript infer handler input types from the schemas. */
 export function route<

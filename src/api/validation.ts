@@ -105,3 +105,15 @@ export const postalAddressOut = {
   postal_code: z.string().nullable(),
   country_code: z.string().nullable(),
 };
+
+/** A list's refinement: the second of two equal items is named (`merchants.1`, `products.1.id`). Run with `whenParsed`. */
+export function distinct<T>(key: (item: T) => string, field?: string, message = 'listed twice') {
+  return (items: T[], ctx: z.RefinementCtx) => {
+    const seen = new Set<string>();
+    items.forEach((item, i) => {
+      const k = key(item);
+      if (seen.has(k)) ctx.addIssue({ code: 'custom', path: field ? [i, field] : [i], message });
+      seen.add(k);
+    });
+  };
+}

@@ -8,7 +8,7 @@ import { accountFinancials, listAccounts } from '../../domain/accounts/read';
 import { updateAccount } from '../../domain/accounts/update';
 import { contactParams } from '../contacts/schemas';
 import { listArgs, namedPage } from '../lists';
-import { route, type RouteDef } from '../route';
+import { groupAuth, route, type RouteDef } from '../route';
 import { idParams, idResponse, SOME_ID } from '../validation';
 import { ACCOUNT_SORT, presentAccountItem, presentFinancials, presentMember } from './present';
 import {
@@ -24,8 +24,7 @@ import {
 } from './schemas';
 
 const TAG = 'Accounts';
-const read = { scope: 'accounts:read' } as const;
-const write = { scope: 'accounts:write' } as const;
+const { read, write } = groupAuth('accounts');
 
 export function accountRoutes(): RouteDef[] {
   return [

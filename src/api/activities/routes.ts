@@ -3,13 +3,13 @@
 import { createActivity, deleteActivity, getActivity, listActivities, setActivityState, updateActivity } from '../../domain/activities/activities';
 import { actorOf } from '../../domain/audit';
 import { resourceRoutes } from '../resource';
-import { route, type RouteDef } from '../route';
+import { groupAuth, route, type RouteDef } from '../route';
 import { idParams, idResponse, SOME_ID } from '../validation';
 import { ACTIVITY_SORT, activityFilter, presentActivity } from './present';
 import { activityCreateBody, activityItem, activityList, activityListQuery, activityStateBody, activityUpdateBody } from './schemas';
 
 const TAG = 'Activities';
-const auth = { read: { scope: 'activities:read' }, write: { scope: 'activities:write' } } as const;
+const auth = groupAuth('activities');
 const OTHER_ID = '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a11';
 
 export function activityRoutes(): RouteDef[] {

@@ -4,13 +4,13 @@ import { contactAnalytics, CONTACT_METRICS } from '../../domain/analytics/contac
 import { organisationAnalytics } from '../../domain/analytics/organisation';
 import type { Db } from '../../db/client';
 import { contactParams } from '../contacts/schemas';
-import { route, type RouteDef } from '../route';
+import { groupAuth, route, type RouteDef } from '../route';
 import { idParams } from '../validation';
 import { presentOrganisationSeries } from './present';
 import { contactAnalyticsQuery, contactAnalyticsResponse, organisationAnalyticsQuery, organisationAnalyticsResponse } from './schemas';
 
 const TAG = 'Analytics';
-const read = { scope: 'reports:read' } as const;
+const { read } = groupAuth('reports');
 
 export function analyticsRoutes(): RouteDef[] {
   return [

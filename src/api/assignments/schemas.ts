@@ -3,7 +3,7 @@
 // resolve assignees from (src/domain/assignments/resolve.ts).
 import { z } from 'zod';
 import { contentList, nameCodeQuery } from '../lists';
-import { pagingQuery, whenParsed, zId, zRefCode, zRefName } from '../validation';
+import { distinct, pagingQuery, whenParsed, zId, zRefCode, zRefName } from '../validation';
 
 const description = z.string().trim().max(2000);
 
@@ -11,13 +11,7 @@ const description = z.string().trim().max(2000);
 const userIds = z
   .array(zId)
   .max(1000)
-  .superRefine((ids, ctx) => {
-    const seen = new Set<string>();
-    ids.forEach((id, i) => {
-      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: 'listed twice' });
-      seen.add(id);
-    });
-  }, whenParsed)
+  .superRefine(distinct((id: string) => id), whenParsed)
   .meta({ description: 'Member users in order (the order breaks ties when a member is picked); an unknown one is 404 naming user_ids.N.' });
 
 const organisationId = zId.meta({

@@ -8,7 +8,7 @@ import { getSettings } from '../../domain/money/settings';
 import { setConsent, updateContact } from '../../domain/contacts/update';
 import type { AppDeps } from '../deps';
 import { namedPage } from '../lists';
-import { route } from '../route';
+import { groupAuth, route } from '../route';
 import { idResponse, SOME_ID } from '../validation';
 import { presentContact, presentSearchItem } from './present';
 import { contactDetail, contactSearchQuery, contactSearchResponse } from './responses';
@@ -29,8 +29,7 @@ const CONTACT_EXAMPLE = {
   custom_fields: [{ key: 'tier', value: 'gold' }],
   accounts: [{ name: 'Main', is_primary: true, currency_code: 'EUR', credit_limit: 500 }],
 };
-const read = { scope: 'contacts:read' } as const;
-const write = { scope: 'contacts:write' } as const;
+const { read, write } = groupAuth('contacts');
 
 export function contactRoutes(_deps: AppDeps) {
   return [

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { zCountryCode } from '../contacts/schemas';
 import { contentList, nameCodeQuery } from '../lists';
-import { pagingQuery, postalAddressOut, whenParsed, zId } from '../validation';
+import { distinct, pagingQuery, postalAddressOut, whenParsed, zId } from '../validation';
 
 export const UNIT_TYPES = ['MERCHANT', 'VENUE', 'SUBSIDIARY'] as const;
 
@@ -29,13 +29,7 @@ const newTap = z.strictObject({ name: text(), code: code.meta({ description: 'Un
 const tapUpdate = newTap.extend({ id: zId.optional().meta({ description: 'A tap of this unit to keep (and change); without it one is added.' }) });
 
 /** Two taps of one body with one code: named here rather than by the index. */
-function distinctCodes(taps: Array<{ code: string }>, ctx: z.RefinementCtx) {
-  const seen = new Set<string>();
-  taps.forEach((t, i) => {
-    if (seen.has(t.code)) ctx.addIssue({ code: 'custom', path: [i, 'code'], message: 'listed twice' });
-    seen.add(t.code);
-  });
-}
+const distinctCodes = distinct((t: { code: string }) => t.code, 'code');
 
 const unitFields = {
   code: code.meta({ description: 'Unique within the organisation.' }),

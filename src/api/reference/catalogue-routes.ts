@@ -3,13 +3,13 @@
 import { createEntry, deleteEntry, getEntry, listEntries, updateEntry, type Catalogue } from '../../domain/reference/catalogue';
 import { nameCodeFilter, NAME_CODE_SORT } from '../lists';
 import { resourceRoutes } from '../resource';
-import type { RouteDef } from '../route';
+import { groupAuth, type RouteDef } from '../route';
 import { presentEntry } from './present';
 import { entryCreateBody, entryItem, entryList, entryListQuery, entryUpdateBody } from './schemas';
 
 export const TAG = 'Reference data';
 
-export const REFERENCE_AUTH = { read: { scope: 'reference_data:read' }, write: { scope: 'reference_data:write' } } as const;
+export const REFERENCE_AUTH = groupAuth('reference_data');
 
 export interface CatalogueApi {
   catalogue: Catalogue;

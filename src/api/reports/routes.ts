@@ -8,14 +8,13 @@ import { createReportRun, getReportRun, listReportRuns, reportRecipient } from '
 import type { AppDeps } from '../deps';
 import { contentPage, listArgs } from '../lists';
 import { fromZod } from '../middleware/errors';
-import { route, type RouteDef } from '../route';
+import { groupAuth, route, type RouteDef } from '../route';
 import { idResponse } from '../validation';
 import { presentPreview, presentReport, presentRun } from './present';
 import { previewQuery, previewResponse, reportItem, reportList, reportListQuery, reportParams, reportQueryBody, reportRunBody, runItem, runList, runListQuery, runParams } from './schemas';
 
 const TAG = 'Reports';
-const read = { scope: 'reports:read' } as const;
-const write = { scope: 'reports:write' } as const;
+const { read, write } = groupAuth('reports');
 
 const EXAMPLE = {
   filters_set: [{ label: 'Total', key: 'total_amount', value: '10..500', type: 'AMOUNT' }],

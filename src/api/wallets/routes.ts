@@ -12,7 +12,7 @@ import { contactParams } from '../contacts/schemas';
 import { contentPage } from '../lists';
 import type { AppDeps } from '../deps';
 import { moneyContext } from '../money/context';
-import { route, type RequestContext, type RouteDef } from '../route';
+import { groupAuth, route, type RequestContext, type RouteDef } from '../route';
 import { idParams, idResponse, SOME_ID } from '../validation';
 import { presentBalance, presentContactWallet, presentTransaction } from './present';
 import { balanceList, balanceQuery, contactWallet, walletTransactionList, walletTransactionQuery } from './responses';
@@ -20,8 +20,7 @@ import { journalBody, voidBody, voidParams, walletActionBody, walletCancelBody, 
 import { z } from 'zod';
 
 const TAG = 'Wallets';
-const read = { scope: 'wallets:read' } as const;
-const write = { scope: 'wallets:write' } as const;
+const { read, write } = groupAuth('wallets');
 
 export function walletRoutes(deps: AppDeps): RouteDef[] {
   const money = (ctx: RequestContext) => moneyContext(ctx);

@@ -6,7 +6,7 @@ import { getWebhookRequest, listWebhookRequests, sendTestRequest } from '../../d
 import { checkWebhookEndpoint, createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from '../../domain/webhooks/webhooks';
 import type { AppDeps } from '../deps';
 import { contentPage, listArgs } from '../lists';
-import { route, type RouteDef } from '../route';
+import { groupAuth, route, type RouteDef } from '../route';
 import { idParams, idResponse } from '../validation';
 import { presentWebhook, presentWebhookListItem, presentWebhookRequest, presentWebhookRequestRead, WEBHOOK_REQUEST_SORT, WEBHOOK_SORT } from './present';
 import {
@@ -23,8 +23,7 @@ import {
 } from './schemas';
 
 const TAG = 'Webhooks';
-const read = { scope: 'webhooks:read' } as const;
-const write = { scope: 'webhooks:write' } as const;
+const { read, write } = groupAuth('webhooks');
 const EXAMPLE_URL = 'https://hooks.example.com/backoffice';
 
 export function webhookRoutes(deps: AppDeps): RouteDef[] {

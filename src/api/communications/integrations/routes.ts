@@ -5,7 +5,7 @@
 import { checkIntegrationTargets, createIntegration, deleteIntegration, getIntegration, listIntegrations, updateIntegration } from '../../../domain/communications/integrations';
 import { NAME_CODE_SORT } from '../../lists';
 import { resourceRoutes } from '../../resource';
-import type { RouteDef } from '../../route';
+import { groupAuth, type RouteDef } from '../../route';
 import { integrationFilter, presentIntegration } from './present';
 import * as s from './schemas';
 
@@ -23,7 +23,7 @@ export const publicWrite = { ...communicationsWrite, public: true } as const;
 export function integrationRoutes(): RouteDef[] {
   return resourceRoutes({
     path: '/integrations', one: 'Integration', many: 'Integrations', label: 'integration', tag: COMMUNICATIONS_TAG,
-    auth: { read: { scope: 'integrations:read' }, write: { scope: 'integrations:write' } },
+    auth: groupAuth('integrations'),
     item: s.integrationItem, present: presentIntegration,
     create: {
       summary: 'Create an integration',

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CHANNELS } from '../../../domain/communications/integration-settings';
 import { PLACEHOLDER_FIELDS, unknownPlaceholders } from '../../../domain/communications/render';
 import { contentList, nameCodeQuery } from '../../lists';
-import { pagingQuery, whenParsed, zLanguage, zRefCode, zRefName } from '../../validation';
+import { distinct, pagingQuery, whenParsed, zLanguage, zRefCode, zRefName } from '../../validation';
 
 const PLACEHOLDERS = `Placeholders: ${PLACEHOLDER_FIELDS.map((f) => `{{contact.${f}}}`).join(', ')}; any other {{...}} is 400 naming the field.`;
 
@@ -29,13 +29,7 @@ export const templateContents = z
   .array(content)
   .min(1)
   .max(50)
-  .superRefine((items, ctx) => {
-    const seen = new Set<string>();
-    items.forEach((c, i) => {
-      if (seen.has(c.language)) ctx.addIssue({ code: 'custom', path: [i, 'language'], message: 'one content per language: listed twice' });
-      seen.add(c.language);
-    });
-  }, whenParsed);
+  .superRefine(distinct((c: { language: string }) => c.language, 'language', 'one content per language: listed twice'), whenParsed);
 
 export const templateCreateBody = z.strictObject({
   name: zRefName,

@@ -11,15 +11,14 @@ import { cancelPurchase, returnPurchase } from '../../../domain/loyalty/purchase
 import type { AppDeps } from '../../deps';
 import { namedList, namedPage } from '../../lists';
 import { moneyContext } from '../../money/context';
-import { route, type RouteDef } from '../../route';
+import { groupAuth, route, type RouteDef } from '../../route';
 import { idResponse, SOME_ID } from '../../validation';
 import { issuedVouchers, presentFeedItem, presentPurchase, presentPurchaseEvent } from './present';
 import { eventBody, eventRecord, feedItem, feedParams, feedQuery, purchaseBody, purchaseItem, purchaseListQuery, purchaseParams, purchaseResponse, returnBody } from './schemas';
 import { nowSeconds } from '../../../domain/clock';
 
 const TAG = 'Purchases';
-const read = { scope: 'purchases:read' } as const;
-const write = { scope: 'purchases:write' } as const;
+const { read, write } = groupAuth('purchases');
 
 // Names the product and tap the examples of POST /products and PUT /organisations/{id} make.
 const EXAMPLE = {

@@ -13,7 +13,7 @@ import {
 } from '../../../domain/loyalty/reference/values';
 import { contentList, nameCodeQuery } from '../../lists';
 import { PRODUCT_ID_TYPES } from '../../spend-conditions/schemas';
-import { pagingQuery, whenParsed, zAmount, zCurrency, zEpoch, zId, zRefCode, zRefName } from '../../validation';
+import { distinct, pagingQuery, whenParsed, zAmount, zCurrency, zEpoch, zId, zRefCode, zRefName } from '../../validation';
 
 const code = zRefCode;
 const name = zRefName;
@@ -21,18 +21,6 @@ const description = z.string().max(2000);
 
 const positive = zAmount.refine((m) => m.gt(0), 'must be greater than 0');
 const nonNegative = zAmount.refine((m) => m.gte(0), 'must not be negative');
-
-/** The second of two equal items is named (`merchants.1`, `products.1.id`). */
-function distinct<T>(key: (item: T) => string, field?: string) {
-  return (items: T[], ctx: z.RefinementCtx) => {
-    const seen = new Set<string>();
-    items.forEach((item, i) => {
-      const k = key(item);
-      if (seen.has(k)) ctx.addIssue({ code: 'custom', path: field ? [i, field] : [i], message: 'listed twice' });
-      seen.add(k);
-    });
-  };
-}
 
 const merchants = z
   .array(zId)

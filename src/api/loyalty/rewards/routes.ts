@@ -7,7 +7,7 @@ import { readRewards } from '../../../domain/loyalty/rewards/read';
 import { joinScheme, leaveScheme } from '../../../domain/loyalty/rewards/schemes';
 import { updateRewards } from '../../../domain/loyalty/rewards/update';
 import { contentPage, listArgs } from '../../lists';
-import { route, type RouteDef } from '../../route';
+import { groupAuth, route, type RouteDef } from '../../route';
 import { idParams, idResponse, SOME_ID } from '../../validation';
 import { MERCHANT_SORT, presentMerchant, presentRewards } from './present';
 import {
@@ -23,8 +23,7 @@ import {
 } from './schemas';
 
 const TAG = 'Rewards';
-const read = { scope: 'rewards:read' } as const;
-const write = { scope: 'rewards:write' } as const;
+const { read, write } = groupAuth('rewards');
 const PRIMARY_ONLY =
   "Only a contact's primary account holds reward information: any other account answers 409 NOT_PRIMARY_ACCOUNT.";
 const WRITE_RULES = `${PRIMARY_ONLY} A terminated account answers 409 ACCOUNT_TERMINATED.`;

@@ -2,7 +2,7 @@
 // (spec 2.13, 4.4); docs/rewards.md decides what spec.md leaves open.
 import { z } from 'zod';
 import { contentList } from '../../lists';
-import { pagingQuery, whenParsed, zAmount, zBool, zEpoch, zId } from '../../validation';
+import { distinct, pagingQuery, whenParsed, zAmount, zBool, zEpoch, zId } from '../../validation';
 
 export const AUTO_SPEND_PREFERENCES = ['ALL_MERCHANT_PURCHASE', 'NEXT_MERCHANT_PURCHASE'] as const;
 
@@ -47,13 +47,7 @@ export const rewardMerchantsBody = z.strictObject({
     )
     .min(1)
     .max(100)
-    .superRefine((items, ctx) => {
-      const seen = new Set<string>();
-      items.forEach((m, i) => {
-        if (seen.has(m.organisation_id)) ctx.addIssue({ code: 'custom', path: [i, 'organisation_id'], message: 'listed twice' });
-        seen.add(m.organisation_id);
-      });
-    }, whenParsed),
+    .superRefine(distinct((m: { organisation_id: string }) => m.organisation_id, 'organisation_id'), whenParsed),
 });
 
 export const merchantParams = z.object({

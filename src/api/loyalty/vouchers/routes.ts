@@ -5,14 +5,13 @@ import { issueVoucher } from '../../../domain/loyalty/vouchers/issue';
 import { cancelVoucher, useVoucher } from '../../../domain/loyalty/vouchers/life-cycle';
 import { getVoucher, listVouchers } from '../../../domain/loyalty/vouchers/read';
 import { contentPage } from '../../lists';
-import { route, type RouteDef } from '../../route';
+import { groupAuth, route, type RouteDef } from '../../route';
 import { idParams, idResponse, SOME_ID } from '../../validation';
 import { presentVoucher } from './present';
 import { voucherCancelBody, voucherIssueBody, voucherIssued, voucherItem, voucherList, voucherListQuery, voucherUseBody } from './schemas';
 
 const TAG = 'Vouchers';
-const read = { scope: 'vouchers:read' } as const;
-const write = { scope: 'vouchers:write' } as const;
+const { read, write } = groupAuth('vouchers');
 
 export function voucherRoutes(): RouteDef[] {
   return [

@@ -3,13 +3,13 @@ import { actorOf } from '../../../domain/audit';
 import { createPeriod, deletePeriod, getPeriod, listPeriods, updatePeriod } from '../../../domain/money/accounting-periods';
 import { closePeriod } from '../../../domain/money/period-close';
 import { resourceRoutes } from '../../resource';
-import { route, type RouteDef } from '../../route';
+import { groupAuth, route, type RouteDef } from '../../route';
 import { idParams, idResponse } from '../../validation';
 import { PERIOD_SORT, presentPeriod } from './present';
 import * as s from './schemas';
 
 const TAG = 'Accounting periods';
-const auth = { read: { scope: 'settings:read' }, write: { scope: 'settings:write' } } as const;
+const auth = groupAuth('settings');
 
 export function accountingPeriodRoutes(): RouteDef[] {
   return [
