@@ -25,6 +25,12 @@ export const invalid = (attribute: string | undefined, message: string) =>
 export const notFound = (what: string, attribute?: string) =>
   new AppError('NOT_FOUND', `${what} not found`, attribute);
 
+/** The row a lookup found, or 404 naming `what` (and `attribute` when a body field named it). */
+export function found<T>(row: T | null | undefined, what: string, attribute?: string): T {
+  if (row === null || row === undefined) throw notFound(what, attribute);
+  return row;
+}
+
 export const alreadyExists = (attribute: string, message: string) =>
   new AppError('ALREADY_EXISTS', message, attribute);
 

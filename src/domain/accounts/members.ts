@@ -3,7 +3,7 @@
 // never to itself, and groups never form a loop (docs/accounts.md "Account groups").
 import type { AccountMember, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, found, invalid } from '../errors';
 import { newId } from '../ids';
 import { lockOrganisation } from '../locks';
 import { checkFunding, type Funding } from './funding';
@@ -73,9 +73,7 @@ export async function removeMember(tx: Tx, actor: AuditActor, groupId: string, i
 }
 
 async function findMember(tx: Tx, organisationId: string, groupId: string, id: string): Promise<AccountMember> {
-  const row = await tx.accountMember.findFirst({ where: { organisationId, groupAccountId: groupId, id } });
-  if (!row) throw notFound('Account group member');
-  return row;
+  return found(await tx.accountMember.findFirst({ where: { organisationId, groupAccountId: groupId, id } }), 'Account group member');
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { Account, Tx } from '../../db/client';
 import { txSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, found, invalid } from '../errors';
 import type { Money } from '../money';
 import type { Settings } from '../money/settings';
 import { findAccountClassification } from '../reference';
@@ -52,9 +52,7 @@ export async function demoteOtherPrimaries(tx: Tx, actor: AuditActor, contactId:
 }
 
 export async function findAccount(tx: Tx, organisationId: string, id: string): Promise<Account> {
-  const account = await tx.account.findFirst({ where: { organisationId, id } });
-  if (!account) throw notFound('Account');
-  return account;
+  return found(await tx.account.findFirst({ where: { organisationId, id } }), 'Account');
 }
 
 /** TERMINATED is final: the account's settings and group stay as the termination left them. */

@@ -2,7 +2,7 @@
 // unit of its business network and/or one of its users, optionally about one record.
 import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, found, invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import { within, type ListArgs, type ListPage } from '../lists';
 import type { ActivityFilter, ActivityInput, ActivityPatch, ActivityState, EntityType } from './types';
@@ -117,9 +117,7 @@ export async function deleteActivity(tx: Tx, actor: AuditActor, id: string): Pro
 /** The row under a lock, so two concurrent updates cannot together leave it nobody's. */
 async function lockActivity(tx: Tx, organisationId: string, id: string) {
   await tx.$queryRaw`SELECT id FROM activities WHERE organisation_id = ${organisationId}::uuid AND id = ${id}::uuid FOR UPDATE`;
-  const row = await tx.activity.findFirst({ where: { organisationId, id } });
-  if (!row) throw notFound('Activity');
-  return row;
+  return found(await tx.activity.findFirst({ where: { organisationId, id } }), 'Activity');
 }
 
 /** The tenant itself (its own id) or one of its units; another tenant's id is unknown here. */

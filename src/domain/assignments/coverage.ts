@@ -2,7 +2,7 @@
 // that start with a prefix; "fulfilled based on post code coverage" picks the longest prefix.
 import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { alreadyExists, notFound } from '../errors';
+import { alreadyExists, found, notFound } from '../errors';
 import { newId } from '../ids';
 import { pageOf, type ListArgs, type ListPage } from '../lists';
 import type { CoverageInput, CoveragePatch } from './types';
@@ -40,9 +40,7 @@ export async function createCoverage(tx: Tx, actor: AuditActor, input: CoverageI
 
 /** The coverage, or 404 (also for another organisation's id). */
 export async function getCoverage(tx: Tx, organisationId: string, id: string): Promise<CoverageRecord> {
-  const row = await tx.postCodeCoverage.findFirst({ where: { organisationId, id }, include: INCLUDE });
-  if (!row) throw notFound('Post code coverage');
-  return row;
+  return found(await tx.postCodeCoverage.findFirst({ where: { organisationId, id }, include: INCLUDE }), 'Post code coverage');
 }
 
 export async function listCoverage(tx: Tx, organisationId: string, args: ListArgs, q: CoverageFilter): Promise<ListPage<CoverageRecord>> {

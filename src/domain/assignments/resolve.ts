@@ -3,7 +3,7 @@
 // organisation's client or transaction and records the result on the action's record; an
 // assignee that cannot be found is a 409 NO_ASSIGNEE the runner records as a failed action.
 import { Prisma, type Tx } from '../../db/client';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, found, invalid, notFound } from '../errors';
 import { prefixes, normalisePostCode } from './coverage';
 import { tenantIdName, userName } from './members';
 import type { IdName } from './types';
@@ -113,9 +113,7 @@ async function specificUser(tx: Tx, organisationId: string, id: string): Promise
 /** The tenant itself or one of its units; 404 naming organisation_id otherwise. */
 async function organisationOrUnit(tx: Tx, organisationId: string, id: string): Promise<IdName> {
   if (id === organisationId) return tenantIdName(tx, organisationId);
-  const unit = await tx.networkUnit.findFirst({ where: { organisationId, id }, select: { id: true, name: true } });
-  if (!unit) throw notFound('Organisation', 'organisation_id');
-  return unit;
+  return found(await tx.networkUnit.findFirst({ where: { organisationId, id }, select: { id: true, name: true } }), 'Organisation', 'organisation_id');
 }
 
 async function department(tx: Tx, organisationId: string, id: string): Promise<{ department: IdName; organisation: IdName }> {

@@ -2,7 +2,7 @@
 // fulfilled by a user of a specific user role" resolves through them.
 import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { notFound } from '../errors';
+import { found } from '../errors';
 import { newId } from '../ids';
 import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
 import { checkUsers, USER_NAME_SELECT } from './members';
@@ -28,9 +28,7 @@ export async function createUserRole(tx: Tx, actor: AuditActor, input: UserRoleI
 
 /** The role, or 404 (also for another organisation's id). */
 export async function getUserRole(tx: Tx, organisationId: string, id: string): Promise<UserRoleRecord> {
-  const row = await tx.userRole.findFirst({ where: { organisationId, id }, include: INCLUDE });
-  if (!row) throw notFound('User role');
-  return row;
+  return found(await tx.userRole.findFirst({ where: { organisationId, id }, include: INCLUDE }), 'User role');
 }
 
 export async function listUserRoles(tx: Tx, organisationId: string, args: ListArgs, q: NameCodeFilter): Promise<ListPage<UserRoleRecord>> {

@@ -3,7 +3,7 @@
 // each action checked against the catalogue, its GUID parameters against the organisation.
 import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, found, invalid } from '../errors';
 import { newId } from '../ids';
 import { pageOf, within, type ListArgs, type ListPage } from '../lists';
 import { entityDef, findAction, findAdaptor, stepAction } from './catalogue';
@@ -42,9 +42,7 @@ export async function createAutomation(tx: Tx, actor: AuditActor, input: Automat
 
 /** The automation, or 404 (also for another organisation's id). */
 export async function getAutomation(tx: Tx, organisationId: string, id: string): Promise<AutomationRecord> {
-  const row = await tx.automation.findFirst({ where: { organisationId, id }, include: INCLUDE });
-  if (!row) throw notFound('Automation');
-  return row;
+  return found(await tx.automation.findFirst({ where: { organisationId, id }, include: INCLUDE }), 'Automation');
 }
 
 export interface AutomationFilter {

@@ -5,7 +5,7 @@ import type { AdaptorActionRecord, Prisma, Tx } from '../../db/client';
 import { txSql } from '../../db/sql';
 import { recordIntent } from '../../temporal/intents';
 import { audit, type AuditActor } from '../audit';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, found, invalid } from '../errors';
 import { isId, newId, normaliseId } from '../ids';
 import { pageOf, within, type ListArgs, type ListPage } from '../lists';
 
@@ -121,9 +121,7 @@ export async function listRecords(tx: Tx, organisationId: string, scope: RecordS
 
 /** The record, when it is one of the path's adaptor action; 404 otherwise (or another organisation's). */
 export async function getRecord(tx: Tx, organisationId: string, scope: RecordScope, id: string): Promise<AdaptorActionRecord> {
-  const row = await tx.adaptorActionRecord.findFirst({ where: { organisationId, id, ...scope } });
-  if (!row) throw notFound('Adaptor action record');
-  return row;
+  return found(await tx.adaptorActionRecord.findFirst({ where: { organisationId, id, ...scope } }), 'Adaptor action record');
 }
 
 export const NOTES_MAX = 2000;

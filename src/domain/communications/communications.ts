@@ -3,7 +3,7 @@
 // workflow's activity (src/activities/communications.ts).
 import type { Communication, Contact, Integration, Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { conflict, forbidden, invalid, notFound } from '../errors';
+import { conflict, forbidden, found, invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import { pageOf, type ListArgs, type ListPage } from '../lists';
 import { findContact } from '../contacts/lookup';
@@ -203,9 +203,7 @@ async function contactDetails(tx: Tx, organisationId: string, contact: Contact) 
 
 /** The communication, or 404 (also for another organisation's id). */
 export async function getCommunication(tx: Tx, organisationId: string, id: string): Promise<CommunicationRecord> {
-  const row = await tx.communication.findFirst({ where: { organisationId, id }, include: INCLUDE });
-  if (!row) throw notFound('Communication');
-  return row;
+  return found(await tx.communication.findFirst({ where: { organisationId, id }, include: INCLUDE }), 'Communication');
 }
 
 export async function listCommunications(tx: Tx, organisationId: string, args: ListArgs, q: CommunicationFilter): Promise<ListPage<Communication>> {

@@ -3,7 +3,7 @@
 import { Prisma, type Integration, type Tx } from '../../db/client';
 import { checkHttpUrl, checkSmtpHost, OutboundRefused, type OutboundConfig } from '../../outbound';
 import { audit, type AuditActor } from '../audit';
-import { invalid, notFound } from '../errors';
+import { found, invalid } from '../errors';
 import { newId } from '../ids';
 import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
 import { sealSettings, withOpenSettings } from './integration-secrets';
@@ -56,9 +56,7 @@ export async function checkIntegrationTargets(config: OutboundConfig, settings: 
 
 /** The integration, or 404 (also for another organisation's id). */
 export async function getIntegration(tx: Tx, organisationId: string, id: string): Promise<Integration> {
-  const row = await tx.integration.findFirst({ where: { organisationId, id } });
-  if (!row) throw notFound('Integration');
-  return row;
+  return found(await tx.integration.findFirst({ where: { organisationId, id } }), 'Integration');
 }
 
 export async function listIntegrations(tx: Tx, organisationId: string, args: ListArgs, q: IntegrationFilter): Promise<ListPage<Integration>> {

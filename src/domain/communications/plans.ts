@@ -6,7 +6,7 @@ import { txSql } from '../../db/sql';
 import { recordIntent } from '../../temporal/intents';
 import { planWorkflowId } from '../../workflows/contracts';
 import { audit, type AuditActor } from '../audit';
-import { forbidden, invalid, notFound } from '../errors';
+import { forbidden, found, invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import { nameCodeWhere, pageOf, type ListArgs, type ListPage } from '../lists';
 import type { Channel } from './integration-settings';
@@ -71,9 +71,7 @@ export async function createPlan(tx: Tx, actor: AuditActor, input: PlanInput, wr
 
 /** The plan, or 404 (also for another organisation's id). */
 export async function getPlan(tx: Tx, organisationId: string, id: string): Promise<PlanRecord> {
-  const row = await tx.communicationPlan.findFirst({ where: { organisationId, id }, include: INCLUDE });
-  if (!row) throw notFound('Communication plan');
-  return row;
+  return found(await tx.communicationPlan.findFirst({ where: { organisationId, id }, include: INCLUDE }), 'Communication plan');
 }
 
 export async function listPlans(tx: Tx, organisationId: string, args: ListArgs, q: PlanFilter): Promise<ListPage<PlanRecord>> {

@@ -6,7 +6,7 @@ import type { OrgSql } from '../../db/sql';
 import { SqlParams } from '../../db/sql-params';
 import { contactFilterCondition, type ContactFilters } from '../contacts/search';
 import { audit, type AuditActor } from '../audit';
-import { invalid, notFound } from '../errors';
+import { found, invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
 import type { SegmentInput, SegmentPatch } from './types';
@@ -37,9 +37,7 @@ export async function createSegment(tx: Tx, actor: AuditActor, input: SegmentInp
 
 /** The segment, or 404 (also for another organisation's id). */
 export async function getSegment(tx: Tx, organisationId: string, id: string): Promise<SegmentRecord> {
-  const row = await tx.segment.findFirst({ where: { organisationId, id }, include: INCLUDE });
-  if (!row) throw notFound('Segment');
-  return row;
+  return found(await tx.segment.findFirst({ where: { organisationId, id }, include: INCLUDE }), 'Segment');
 }
 
 export async function listSegments(tx: Tx, organisationId: string, args: ListArgs, q: SegmentFilter): Promise<ListPage<SegmentRecord>> {

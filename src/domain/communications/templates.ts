@@ -2,7 +2,7 @@
 // checked by the request schema (src/domain/communications/render.ts has the list).
 import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { notFound } from '../errors';
+import { found } from '../errors';
 import { newId } from '../ids';
 import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
 import type { TemplateInput, TemplatePatch } from './types';
@@ -22,9 +22,7 @@ export async function createTemplate(tx: Tx, actor: AuditActor, input: TemplateI
 
 /** The template, or 404 (also for another organisation's id). */
 export async function getTemplate(tx: Tx, organisationId: string, id: string): Promise<TemplateRecord> {
-  const row = await tx.communicationTemplate.findFirst({ where: { organisationId, id }, include: INCLUDE });
-  if (!row) throw notFound('Communication template');
-  return row;
+  return found(await tx.communicationTemplate.findFirst({ where: { organisationId, id }, include: INCLUDE }), 'Communication template');
 }
 
 export async function listTemplates(tx: Tx, organisationId: string, args: ListArgs, q: NameCodeFilter): Promise<ListPage<TemplateRecord>> {

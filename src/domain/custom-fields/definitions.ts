@@ -3,7 +3,7 @@
 // (stored values are found by them); type, name, description and allowed_values may.
 import type { CustomFieldDefinition, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { alreadyExists, invalid, notFound } from '../errors';
+import { alreadyExists, found, invalid } from '../errors';
 import { newId } from '../ids';
 import type { CustomFieldEntity, CustomFieldType, DefinitionInput, DefinitionPatch } from './types';
 
@@ -26,9 +26,7 @@ export async function createDefinition(tx: Tx, actor: AuditActor, input: Definit
 
 /** The definition, or 404 (also for another organisation's id). */
 export async function getDefinition(tx: Tx, organisationId: string, id: string): Promise<CustomFieldDefinition> {
-  const row = await tx.customFieldDefinition.findFirst({ where: { organisationId, id } });
-  if (!row) throw notFound('Custom field definition');
-  return row;
+  return found(await tx.customFieldDefinition.findFirst({ where: { organisationId, id } }), 'Custom field definition');
 }
 
 /** Every definition, or an entity's, by entity and key. */

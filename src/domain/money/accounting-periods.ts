@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { periodCreateBody, periodUpdateBody } from '../../api/money/accounting-periods/schemas';
 import type { AccountingPeriod, Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, found, invalid } from '../errors';
 import { newId } from '../ids';
 import { pageOf, type ListArgs, type ListPage } from '../lists';
 import { lockOrganisation } from '../locks';
@@ -17,9 +17,7 @@ const ENTITY = 'accounting_period';
 export const PERIOD_LOCK = 'accounting_periods';
 
 export async function getPeriod(tx: Tx, organisationId: string, id: string): Promise<AccountingPeriod> {
-  const row = await tx.accountingPeriod.findFirst({ where: { organisationId, id } });
-  if (!row) throw notFound('Accounting period');
-  return row;
+  return found(await tx.accountingPeriod.findFirst({ where: { organisationId, id } }), 'Accounting period');
 }
 
 export async function listPeriods(tx: Tx, organisationId: string, args: ListArgs, state?: string): Promise<ListPage<AccountingPeriod>> {

@@ -1,6 +1,6 @@
 // Reading the business network: one unit with its locations and taps, or a page of them.
 import type { Prisma, Tx } from '../../db/client';
-import { notFound } from '../errors';
+import { found } from '../errors';
 import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
 
 export const UNIT_INCLUDE = {
@@ -17,9 +17,7 @@ export interface UnitFilter extends NameCodeFilter {
 
 /** The unit, or 404: another organisation's unit is unknown here. */
 export async function getUnit(tx: Tx, organisationId: string, id: string): Promise<UnitRecord> {
-  const row = await tx.networkUnit.findFirst({ where: { organisationId, id }, include: UNIT_INCLUDE });
-  if (!row) throw notFound('Organisation unit');
-  return row;
+  return found(await tx.networkUnit.findFirst({ where: { organisationId, id }, include: UNIT_INCLUDE }), 'Organisation unit');
 }
 
 export async function listUnits(tx: Tx, organisationId: string, args: ListArgs, q: UnitFilter): Promise<ListPage<UnitRecord>> {

@@ -5,7 +5,7 @@ import type { productCreateBody, productUpdateBody } from '../../api/products/sc
 import type { Prisma, Tx } from '../../db/client';
 import { txSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
-import { notFound } from '../errors';
+import { found } from '../errors';
 import { newId } from '../ids';
 import { pageOf, searchWhere, within, type ListArgs, type ListPage } from '../lists';
 import { findProductFamily, findProductType } from '../reference';
@@ -50,9 +50,7 @@ export async function createProduct(tx: Tx, actor: AuditActor, input: ProductInp
 }
 
 export async function getProduct(tx: Tx, organisationId: string, id: string): Promise<ProductRecord> {
-  const row = await tx.product.findFirst({ where: { organisationId, id }, include: INCLUDE });
-  if (!row) throw notFound('Product');
-  return row;
+  return found(await tx.product.findFirst({ where: { organisationId, id }, include: INCLUDE }), 'Product');
 }
 
 export async function listProducts(tx: Tx, organisationId: string, args: ListArgs, q: ProductFilter): Promise<ListPage<ProductRecord>> {

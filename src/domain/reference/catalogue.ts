@@ -3,7 +3,7 @@
 // description. One implementation serves them all; each list is a `Catalogue` naming its table.
 import type { Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { notFound } from '../errors';
+import { found } from '../errors';
 import { newId } from '../ids';
 import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
 
@@ -113,9 +113,7 @@ export async function listEntries(tx: Tx, organisationId: string, cat: Catalogue
 
 /** The row, or 404: another organisation's id (or another industry's sector) is unknown here. */
 export async function getEntry(tx: Tx, organisationId: string, cat: Catalogue, id: string, parent: Parent = {}): Promise<CatalogueRow> {
-  const row = await cat.table(tx).findFirst({ where: { organisationId, id, ...parent } });
-  if (!row) throw notFound(cat.label);
-  return row;
+  return found(await cat.table(tx).findFirst({ where: { organisationId, id, ...parent } }), cat.label);
 }
 
 export async function updateEntry(tx: Tx, actor: AuditActor, cat: Catalogue, id: string, patch: EntryPatch, parent: Parent = {}) {

@@ -5,7 +5,7 @@ import { txSql } from '../../db/sql';
 import { recordIntent } from '../../temporal/intents';
 import { reportRunWorkflowId } from '../../workflows/contracts';
 import { audit, type AuditActor } from '../audit';
-import { conflict, notFound } from '../errors';
+import { conflict, found } from '../errors';
 import { newId } from '../ids';
 import { pageOf, type ListArgs, type ListPage } from '../lists';
 import type { ReportRunInput } from './types';
@@ -49,9 +49,7 @@ export async function createReportRun(tx: Tx, actor: AuditActor, reportId: strin
 }
 
 export async function getReportRun(tx: Tx, organisationId: string, reportId: string, runId: string): Promise<ReportRun> {
-  const run = await tx.reportRun.findFirst({ where: { organisationId, report: reportId, id: runId } });
-  if (!run) throw notFound('Report run');
-  return run;
+  return found(await tx.reportRun.findFirst({ where: { organisationId, report: reportId, id: runId } }), 'Report run');
 }
 
 export async function listReportRuns(tx: Tx, organisationId: string, reportId: string, args: ListArgs): Promise<ListPage<ReportRun>> {

@@ -2,7 +2,7 @@
 // assignment actions name, docs/assignments.md "Users") and their access. Never the password hash.
 import type { Prisma, Tx } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
-import { notFound } from '../errors';
+import { found, notFound } from '../errors';
 import { pageOf, searchWhere, type ListArgs, type ListPage } from '../lists';
 
 const SELECT = {
@@ -26,9 +26,7 @@ export interface UserFilter {
 }
 
 export async function getUser(tx: Tx, organisationId: string, id: string): Promise<UserRecord> {
-  const row = await tx.user.findFirst({ where: { organisationId, id }, select: SELECT });
-  if (!row) throw notFound('User');
-  return row;
+  return found(await tx.user.findFirst({ where: { organisationId, id }, select: SELECT }), 'User');
 }
 
 export async function listUsers(tx: Tx, organisationId: string, args: ListArgs, q: UserFilter): Promise<ListPage<UserRecord>> {

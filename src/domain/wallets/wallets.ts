@@ -7,7 +7,7 @@ import { txSql } from '../../db/sql';
 import { audit, type AuditActor } from '../audit';
 import { checkCustomFields } from '../custom-fields/check';
 import type { CustomField } from '../custom-fields/values';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, found, invalid, notFound } from '../errors';
 import { findAccount } from '../accounts/rules';
 import { newId, randomDigits } from '../ids';
 import { moneyText } from '../money';
@@ -82,9 +82,7 @@ export async function moveWallet(tx: Tx, actor: AuditActor, id: string, to: Wall
 }
 
 export async function findWallet(tx: Tx, id: string): Promise<Wallet> {
-  const wallet = await tx.wallet.findFirst({ where: { id } });
-  if (!wallet) throw notFound('Wallet');
-  return wallet;
+  return found(await tx.wallet.findFirst({ where: { id } }), 'Wallet');
 }
 
 type AutoTopup = NonNullable<WalletCreate['auto_topup']>;

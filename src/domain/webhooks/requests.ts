@@ -8,7 +8,7 @@ import { recordIntent, type Intent } from '../../temporal/intents';
 import { webhookRequestWorkflowId } from '../../workflows/contracts';
 import { newId } from '../ids';
 import { pageOf, searchWhere, within, type ListArgs, type ListPage } from '../lists';
-import { notFound } from '../errors';
+import { found } from '../errors';
 import { getWebhookRow } from './webhooks';
 
 export interface WebhookRequestInput {
@@ -146,9 +146,7 @@ export async function listWebhookRequests(tx: Tx, organisationId: string, args: 
 export type WebhookRequestRecord = WebhookRequest & { attempts: WebhookAttempt[] };
 
 export async function getWebhookRequest(tx: Tx, organisationId: string, id: string): Promise<WebhookRequestRecord> {
-  const row = await tx.webhookRequest.findFirst({ where: { organisationId, id }, include: { attempts: { orderBy: { attempt: 'asc' } } } });
-  if (!row) throw notFound('Webhook request');
-  return row;
+  return found(await tx.webhookRequest.findFirst({ where: { organisationId, id }, include: { attempts: { orderBy: { attempt: 'asc' } } } }), 'Webhook request');
 }
 
 /**

@@ -5,7 +5,7 @@ import type { rotateSecretBody, webhookCreateBody, webhookUpdateBody } from '../
 import type { Prisma, Tx, Webhook } from '../../db/client';
 import { audit, type AuditActor } from '../audit';
 import { nowSeconds } from '../clock';
-import { invalid, notFound } from '../errors';
+import { found, invalid } from '../errors';
 import { newId } from '../ids';
 import { searchWhere, within, type ListArgs, type ListPage } from '../lists';
 import { checkHttpUrl, OutboundRefused, type OutboundConfig } from '../../outbound';
@@ -143,9 +143,7 @@ export async function listWebhooks(tx: Tx, organisationId: string, args: ListArg
 
 /** The webhook, or 404 naming `attribute` (also for another organisation's id). */
 export async function getWebhookRow(tx: Tx, organisationId: string, id: string, attribute?: string): Promise<Webhook> {
-  const row = await tx.webhook.findFirst({ where: { organisationId, id } });
-  if (!row) throw notFound('Webhook', attribute);
-  return row;
+  return found(await tx.webhook.findFirst({ where: { organisationId, id } }), 'Webhook', attribute);
 }
 
 async function lockWebhook(tx: Tx, organisationId: string, id: string): Promise<Webhook> {

@@ -3,7 +3,7 @@
 // the request's transaction; every rule is checked before anything is written.
 import type { Prisma, Tx } from '../../../db/client';
 import { audit, type AuditActor } from '../../audit';
-import { invalid, notFound } from '../../errors';
+import { found, invalid, notFound } from '../../errors';
 import { newId } from '../../ids';
 import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../../lists';
 import { Money } from '../../money';
@@ -68,9 +68,7 @@ export async function createRewardOffer(tx: Tx, actor: AuditActor, input: Reward
 
 /** The offer with what it names resolved, or 404 (also for another organisation's id). */
 export async function getRewardOffer(tx: Tx, organisationId: string, id: string): Promise<RewardOfferRecord> {
-  const row = await tx.rewardOffer.findFirst({ where: { organisationId, id }, include: INCLUDE });
-  if (!row) throw notFound('Reward offer');
-  return row;
+  return found(await tx.rewardOffer.findFirst({ where: { organisationId, id }, include: INCLUDE }), 'Reward offer');
 }
 
 export async function listRewardOffers(tx: Tx, organisationId: string, args: ListArgs, q: RewardOfferFilter): Promise<ListPage<RewardOfferRecord>> {

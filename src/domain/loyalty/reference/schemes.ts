@@ -3,7 +3,7 @@
 // with its audit row in the request's transaction.
 import type { Prisma, Tx } from '../../../db/client';
 import { audit, type AuditActor } from '../../audit';
-import { invalid, notFound } from '../../errors';
+import { found, invalid } from '../../errors';
 import { newId } from '../../ids';
 import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../../lists';
 import { checkMerchants } from './refs';
@@ -47,9 +47,7 @@ export async function createRewardScheme(tx: Tx, actor: AuditActor, input: Rewar
 
 /** The scheme, or 404 (also for another organisation's id). */
 export async function getRewardScheme(tx: Tx, organisationId: string, id: string): Promise<RewardSchemeRecord> {
-  const row = await tx.rewardScheme.findFirst({ where: { organisationId, id }, include: INCLUDE });
-  if (!row) throw notFound('Reward scheme');
-  return row;
+  return found(await tx.rewardScheme.findFirst({ where: { organisationId, id }, include: INCLUDE }), 'Reward scheme');
 }
 
 export async function listRewardSchemes(tx: Tx, organisationId: string, args: ListArgs, q: RewardSchemeFilter): Promise<ListPage<RewardSchemeRecord>> {

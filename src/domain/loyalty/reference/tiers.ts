@@ -3,7 +3,7 @@
 // src/domain/loyalty/tiers.ts; this file only keeps the list.
 import type { Prisma, RewardTier, Tx } from '../../../db/client';
 import { audit, type AuditActor } from '../../audit';
-import { alreadyExists, notFound } from '../../errors';
+import { alreadyExists, found } from '../../errors';
 import { newId } from '../../ids';
 import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../../lists';
 import { lockOrganisation } from '../../locks';
@@ -34,9 +34,7 @@ export async function createRewardTier(tx: Tx, actor: AuditActor, input: RewardT
 
 /** The tier, or 404 (also for another organisation's id). */
 export async function getRewardTier(tx: Tx, organisationId: string, id: string): Promise<RewardTier> {
-  const row = await tx.rewardTier.findFirst({ where: { organisationId, id } });
-  if (!row) throw notFound('Reward tier');
-  return row;
+  return found(await tx.rewardTier.findFirst({ where: { organisationId, id } }), 'Reward tier');
 }
 
 export async function listRewardTiers(tx: Tx, organisationId: string, args: ListArgs, q: NameCodeFilter): Promise<ListPage<RewardTier>> {

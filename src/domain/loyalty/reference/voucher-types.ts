@@ -3,7 +3,7 @@
 // issued afterwards. Each write with its audit row in the request's transaction.
 import type { Prisma, Tx, VoucherType } from '../../../db/client';
 import { audit, type AuditActor } from '../../audit';
-import { invalid, notFound } from '../../errors';
+import { found, invalid } from '../../errors';
 import { newId } from '../../ids';
 import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../../lists';
 import type { Money } from '../../money';
@@ -54,9 +54,7 @@ export async function createVoucherType(tx: Tx, actor: AuditActor, input: Vouche
 
 /** The voucher type, or 404 (also for another organisation's id). */
 export async function getVoucherType(tx: Tx, organisationId: string, id: string): Promise<VoucherType> {
-  const row = await tx.voucherType.findFirst({ where: { organisationId, id } });
-  if (!row) throw notFound('Voucher type');
-  return row;
+  return found(await tx.voucherType.findFirst({ where: { organisationId, id } }), 'Voucher type');
 }
 
 export async function listVoucherTypes(tx: Tx, organisationId: string, args: ListArgs, q: VoucherTypeFilter): Promise<ListPage<VoucherType>> {
