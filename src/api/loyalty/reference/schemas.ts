@@ -38,6 +38,8 @@ const products = z
 const named = z.object({ id: z.string(), name: z.string() });
 const coded = named.extend({ code: z.string().nullable() });
 const stamps = { created_on: z.number().int(), updated_on: z.number().int() };
+/** The first fields of an item that has a code and a description. */
+const describedItem = { id: z.string(), code: z.string().nullable(), name: z.string(), description: z.string().nullable() };
 
 // ---------------------------------------------------------------- reward schemes
 
@@ -93,10 +95,7 @@ export const rewardSchemeListQuery = pagingQuery(['name', 'code', 'created_on'])
 });
 
 export const rewardSchemeItem = z.object({
-  id: z.string(),
-  code: z.string().nullable(),
-  name: z.string(),
-  description: z.string().nullable(),
+  ...describedItem,
   sign_up_option: z.enum(SIGN_UP_OPTIONS),
   sign_up_codes: z.array(z.string()),
   allowed_domains: z.array(z.string()),
@@ -230,10 +229,7 @@ export const rewardOfferListQuery = pagingQuery(['name', 'code', 'created_on', '
 });
 
 export const rewardOfferItem = z.object({
-  id: z.string(),
-  code: z.string().nullable(),
-  name: z.string(),
-  description: z.string().nullable(),
+  ...describedItem,
   reward_scheme: coded,
   life_cycle_state: z.enum(OFFER_STATES),
   award_type: z.enum(AWARD_TYPES),
@@ -307,10 +303,7 @@ export const voucherTypeListQuery = pagingQuery(['name', 'code', 'created_on']).
 });
 
 export const voucherTypeItem = z.object({
-  id: z.string(),
-  code: z.string().nullable(),
-  name: z.string(),
-  description: z.string().nullable(),
+  ...describedItem,
   value_type: z.enum(VOUCHER_VALUE_TYPES),
   value: z.number().nullable(),
   minimum_value: z.number().nullable(),
