@@ -6,7 +6,7 @@ import { AppError, invalid } from '../domain/errors';
 import type { Logger } from '../log';
 import { Authenticator, authorise, type Principal } from './middleware/auth';
 import { parseJson, requireJson } from './middleware/body';
-import { errorHandler, fromZod, toAppError } from './middleware/errors';
+import { errorBody, errorHandler, fromZod, toAppError } from './middleware/errors';
 import { requireForwardedHttps } from './middleware/https';
 import { Idempotency, type IdempotencyKeyRef } from './middleware/idempotency';
 import { fromRecord, secretFieldsOf, toRecord } from './secret-fields';
@@ -158,7 +158,7 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
     if (def.afterCommit) await def.afterCommit({ ctx: { ...base, db, sql }, params, query, body, prepared });
     if (p.deps.config.RESPONSE_VALIDATION) checkResponse(def, result);
   } catch (err) {
-    if (scope) await settleKey(p, scope, err);
+    if (scope) await settleKey(p, scope, err, base.requestId);
     throw err;
   }
   sendJson(res, status, result);
@@ -235,11 +235,10 @@ function refuseQuery(query: Record<string, unknown>): undefined {
 }
 
 /** A handled client error is remembered like a success; anything else frees the key for a retry. */
-async function settleKey(p: Pipeline, scope: IdempotencyKeyRef, err: unknown) {
+async function settleKey(p: Pipeline, scope: IdempotencyKeyRef, err: unknown, requestId: string) {
   const mapped = toAppError(err);
   if (mapped.status < 500) {
-    const body = { code: mapped.code, message: mapped.message, ...(mapped.attribute ? { attribute: mapped.attribute } : {}) };
-    await p.idempotency.complete(scope, { status: mapped.status, body });
+    await p.idempotency.complete(scope, { status: mapped.status, body: errorBody(mapped, requestId) });
   } else {
     await p.idempotency.release(scope);
   }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { openDatabase } from '../money/helpers';
 import { api } from '../support/api';
 import { createTenant, type Tenant } from '../support/tenants';
@@ -21,6 +21,20 @@ describe('Idempotency-Key', () => {
     expect(again.body.key).toBeNull();
     const list = await api('GET', '/api_keys?size=100', { key: tenant.secretKey });
     expect(list.body.content.filter((k: { name: string }) => k.name === 'once')).toHaveLength(1);
+  });
+
+  it('replays a refusal exactly as it was answered, its request_id included', async () => {
+    const headers = { 'idempotency-key': `k4-${Date.now()}` };
+    // A refusal of the operation itself (validation comes before the key is claimed): no such contact.
+    const path = `/contacts/${randomUUID()}/accounts`;
+    const first = await api('POST', path, { key: tenant.secretKey, body: { name: 'Savings' }, headers });
+    const again = await api('POST', path, { key: tenant.secretKey, body: { name: 'Savings' }, headers });
+    expect([first.status, first.body.code]).toEqual([404, 'NOT_FOUND']);
+    expect(first.body.request_id).toBe(first.headers['x-request-id']);
+    expect([again.status, again.headers['idempotent-replayed']]).toEqual([404, 'true']);
+    expect(again.body).toEqual(first.body);
+    // The replay is a request of its own: its header names it, the body the request answered.
+    expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
   });
 
   it('answers 409 when the key is reused with another body', async () => {

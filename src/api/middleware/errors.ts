@@ -20,13 +20,13 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     // Every 503 is worth a retry: say when (1 s unless the error knows better).
     const retryAfter = 'retryAfter' in mapped ? mapped.retryAfter : mapped.status === 503 ? 1 : undefined;
     if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
-    res.status(mapped.status).json({
-      code: mapped.code,
-      message: mapped.message,
-      ...(mapped.attribute ? { attribute: mapped.attribute } : {}),
-      request_id: requestId,
-    });
+    res.status(mapped.status).json(errorBody(mapped, requestId));
   };
+}
+
+/** The one error body; an `Idempotency-Key` record stores it as sent, so a replay answers it exactly. */
+export function errorBody(mapped: AppError, requestId: string) {
+  return { code: mapped.code, message: mapped.message, ...(mapped.attribute ? { attribute: mapped.attribute } : {}), request_id: requestId };
 }
 
 export function toAppError(err: unknown): AppError {

@@ -22,11 +22,10 @@ export const publicWrite = { ...communicationsWrite, public: true } as const;
 
 export function integrationRoutes(): RouteDef[] {
   return resourceRoutes({
-    path: '/integrations', one: 'Integration', many: 'Integrations', label: 'integration', tag: COMMUNICATIONS_TAG,
+    path: '/integrations', one: 'Integration', many: 'Integrations', label: 'integration', article: 'an', tag: COMMUNICATIONS_TAG,
     auth: groupAuth('integrations'),
     item: s.integrationItem, present: presentIntegration,
     create: {
-      summary: 'Create an integration',
       description:
         'One channel (EMAIL, SMS, INAPP), a provider of that channel and its settings. A provider that does not suit the channel is 400 naming provider; ' +
         'a bad setting is 400 naming it (settings.url). settings.url (https) and settings.host must be public addresses unless the operator allows them ' +
@@ -43,9 +42,8 @@ export function integrationRoutes(): RouteDef[] {
       description: 'Filters: name (contains), code (exact), channel. Sortable by name, code, created_on (default: newest first).',
       query: s.integrationListQuery, response: s.integrationList, sort: NAME_CODE_SORT, filter: integrationFilter, run: listIntegrations,
     },
-    get: { summary: 'Get an integration', description: 'Settings without secrets (password_set, token_set).', run: getIntegration },
+    get: { description: 'Settings without secrets (password_set, token_set).', run: getIntegration },
     update: {
-      summary: 'Update an integration',
       description:
         'Partial: only the fields given change; null clears the code. settings given replace the settings, except password and token left out, ' +
         'which keep their stored value (same provider and auth type); null given for one clears it. A change of what a stored secret travels with ' +
@@ -55,6 +53,6 @@ export function integrationRoutes(): RouteDef[] {
       check: ({ ctx, body }) => checkIntegrationTargets(ctx.config, body.settings),
       example: { name: 'Marketing mail', channel: 'EMAIL', provider: 'SMTP', settings: { host: 'smtp.example.com', port: 465, secure: true, username: 'mailer', password: 'secret', from_address: 'news@example.com' } },
     },
-    delete: { summary: 'Delete an integration', description: 'One still named by a communication plan answers 409 IN_USE.', run: deleteIntegration },
+    delete: { description: 'One still named by a communication plan answers 409 IN_USE.', run: deleteIntegration },
   });
 }

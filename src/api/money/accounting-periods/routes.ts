@@ -14,7 +14,7 @@ const auth = groupAuth('settings');
 export function accountingPeriodRoutes(): RouteDef[] {
   return [
     ...resourceRoutes({
-      path: '/accounting_periods', one: 'AccountingPeriod', many: 'AccountingPeriods', label: 'accounting period', tag: TAG, auth,
+      path: '/accounting_periods', one: 'AccountingPeriod', many: 'AccountingPeriods', label: 'accounting period', article: 'an', tag: TAG, auth,
       item: s.periodItem, present: presentPeriod,
       create: {
         summary: 'Create an accounting period (OPEN)',
@@ -25,7 +25,7 @@ export function accountingPeriodRoutes(): RouteDef[] {
         description: 'Sortable by start_date, name, created_on (default: newest first); filter by state.',
         query: s.periodListQuery, response: s.periodList, sort: PERIOD_SORT, filter: (q) => q.state, run: listPeriods,
       },
-      get: { summary: 'Get an accounting period', run: getPeriod },
+      get: { run: getPeriod },
       update: {
         summary: 'Update an open accounting period', description: 'Partial. A closed period answers 409 PERIOD_CLOSED; the same range rules as on create apply.',
         body: s.periodUpdateBody, run: updatePeriod, example: { name: 'January 2025 (books)' },
