@@ -3,9 +3,13 @@ import https from 'node:https';
 import net from 'node:net';
 import type { Express } from 'express';
 import type { TrustProxy } from '../config';
+import { newId } from '../domain/ids';
 import type { TlsMaterial } from '../tls';
 
 const TLS_HANDSHAKE = 0x16;
+
+/** The request line and headers together; the preview's `body` query parameter is sized to fit (src/api/reports/schemas.ts). */
+export const MAX_HEAD_BYTES = 64 * 1024;
 
 /**
  * One port, TLS only. The first byte of each connection tells a TLS handshake from plain
@@ -14,8 +18,11 @@ const TLS_HANDSHAKE = 0x16;
  * app checks X-Forwarded-Proto instead.
  */
 export function createServer(app: Express, tls: TlsMaterial, trustProxy: TrustProxy) {
-  const secure = https.createServer({ cert: tls.cert, key: tls.key, keepAliveTimeout: 65_000 }, app);
-  const plain = trustProxy !== false ? http.createServer({ keepAliveTimeout: 65_000 }, app) : http.createServer(refusePlainHttp);
+  const options = { keepAliveTimeout: 65_000, maxHeaderSize: MAX_HEAD_BYTES };
+  const secure = https.createServer({ ...options, cert: tls.cert, key: tls.key }, app);
+  const plain = trustProxy !== false ? http.createServer(options, app) : http.createServer(options, refusePlainHttp);
+  secure.on('clientError', answerUnparsed);
+  plain.on('clientError', answerUnparsed);
   const sockets = new Set<net.Socket>();
 
   const listener = net.createServer({ pauseOnConnect: false }, (socket) => {
@@ -49,6 +56,27 @@ export function createServer(app: Express, tls: TlsMaterial, trustProxy: TrustPr
       });
     },
   };
+}
+
+/**
+ * A request Node could not parse never reaches the app: without this, Node answers a bare 431 or
+ * 400 with no body and no X-Request-Id. The service's own error body instead, then the socket
+ * closes (what follows on it cannot be framed).
+ */
+function answerUnparsed(err: NodeJS.ErrnoException, socket: net.Socket) {
+  if (!socket.writable || (err as { bytesParsed?: number }).bytesParsed === undefined) return void socket.destroy();
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const requestId = newId();
+  const body = JSON.stringify(
+    tooLarge
+      ? { code: 'HEADERS_TOO_LARGE', message: `The request line and headers exceed ${MAX_HEAD_BYTES / 1024} KiB`, request_id: requestId }
+      : { code: 'INVALID_REQUEST', message: 'Malformed HTTP request', request_id: requestId },
+  );
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function refusePlainHttp(_req: http.IncomingMessage, res: http.ServerResponse) {

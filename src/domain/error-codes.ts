@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   IDEMPOTENCY_IN_PROGRESS: { status: 409, area: COMMON_AREA, meaning: 'A request with this Idempotency-Key is still running.' },
   IDEMPOTENCY_RESPONSE_ERASED: { status: 409, area: COMMON_AREA, meaning: 'A replay of a request whose stored response named a contact since anonymised: the response is no longer kept (nothing runs again).' },
   PAYLOAD_TOO_LARGE: { status: 413, area: COMMON_AREA, meaning: 'The body exceeds 1 MiB.' },
+  HEADERS_TOO_LARGE: { status: 431, area: COMMON_AREA, meaning: 'The request line and headers together exceed 64 KiB (a long query belongs in a body).' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, area: COMMON_AREA, meaning: 'The body is not `application/json`.' },
   RATE_LIMITED: { status: 429, area: COMMON_AREA, meaning: 'Too many requests for this credential; see `Retry-After`.' },
   INTERNAL_ERROR: { status: 500, area: COMMON_AREA, meaning: 'Unexpected error; never carries details.' },

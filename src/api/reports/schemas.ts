@@ -57,7 +57,10 @@ export const reportParams = z.object({ id: z.string().min(1).max(100).meta({ des
 export const runParams = reportParams.extend({ run_id: zId.meta({ description: 'The run id answered by POST /reports/{id}.' }) });
 
 export const previewQuery = z.strictObject({
-  body: z.string().max(100_000).optional().meta({ description: 'The preview body as URL-encoded JSON, for clients that cannot send a body with GET.' }),
+  // URL-encoded, 16,000 characters take at most 48,000 of the 64 KiB a request line and its headers may have (src/api/server.ts).
+  body: z.string().max(16_000).optional().meta({
+    description: 'The preview body as URL-encoded JSON, for clients that cannot send a body with GET: at most 16,000 characters (a URL carries 64 KiB at most); a longer one goes in the GET body.',
+  }),
 });
 
 export const reportListQuery = pagingQuery(['name']);
