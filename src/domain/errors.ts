@@ -22,8 +22,26 @@ export class AppError extends Error {
 export const invalid = (attribute: string | undefined, message: string) =>
   new AppError('INVALID_REQUEST', message, attribute);
 
+/**
+ * No such record in the organisation. The path's own record is 404; a record a body or query
+ * field names (`attribute`) is a field that breaks a rule, 400 naming it, as any other (issue 34).
+ */
 export const notFound = (what: string, attribute?: string) =>
-  new AppError('NOT_FOUND', `${what} not found`, attribute);
+  attribute === undefined ? new AppError('NOT_FOUND', `${what} not found`) : new AppError('INVALID_REQUEST', `${attribute}: ${what} not found`, attribute);
+
+/**
+ * An operation run on a part of the body (a PURCHASE event's `purchase`): its refusals name their
+ * fields from the body's top, `purchase.contact_id`.
+ */
+export async function inField<T>(field: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof AppError) || err.attribute === undefined) throw err;
+    const message = err.message.startsWith(`${err.attribute}:`) ? `${field}.${err.message}` : err.message;
+    throw new AppError(err.code, message, `${field}.${err.attribute}`);
+  }
+}
 
 /** The row a lookup found, or 404 naming `what` (and `attribute` when a body field named it). */
 export function found<T>(row: T | null | undefined, what: string, attribute?: string): T {

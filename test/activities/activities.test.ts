@@ -106,14 +106,14 @@ test('create: each refusal names its field, and writes nothing', async () => {
   expectError(await post({ subject: 'x', user_id: user.id, entity: { type: 'LEAD' } }), 400, 'INVALID_REQUEST', 'entity.id');
   expectError(await post({ subject: 'x', user_id: user.id, entity: { type: 'LEAD', id: '42' } }), 400, 'INVALID_REQUEST', 'entity.id');
   expectError(await post({ subject: 'x', user_id: user.id, state: 'PENDING' }), 400, 'INVALID_REQUEST', 'state');
-  // Unknown, or another tenant's: 404 naming the field.
-  expectError(await post({ subject: 'x', organisation_id: UNKNOWN_ID }), 404, 'NOT_FOUND', 'organisation_id');
-  expectError(await post({ subject: 'x', organisation_id: b.organisationId }), 404, 'NOT_FOUND', 'organisation_id');
-  expectError(await post({ subject: 'x', organisation_id: foreignUnit }), 404, 'NOT_FOUND', 'organisation_id');
-  expectError(await post({ subject: 'x', user_id: UNKNOWN_ID }), 404, 'NOT_FOUND', 'user_id');
-  expectError(await post({ subject: 'x', organisation_id: unit, user_id: foreignUser }), 404, 'NOT_FOUND', 'user_id');
+  // Unknown, or another tenant's: 400 naming the field.
+  expectError(await post({ subject: 'x', organisation_id: UNKNOWN_ID }), 400, 'INVALID_REQUEST', 'organisation_id');
+  expectError(await post({ subject: 'x', organisation_id: b.organisationId }), 400, 'INVALID_REQUEST', 'organisation_id');
+  expectError(await post({ subject: 'x', organisation_id: foreignUnit }), 400, 'INVALID_REQUEST', 'organisation_id');
+  expectError(await post({ subject: 'x', user_id: UNKNOWN_ID }), 400, 'INVALID_REQUEST', 'user_id');
+  expectError(await post({ subject: 'x', organisation_id: unit, user_id: foreignUser }), 400, 'INVALID_REQUEST', 'user_id');
   for (const type of ['CONTACT', 'ACCOUNT', 'PURCHASE']) {
-    expectError(await post({ subject: 'x', user_id: user.id, entity: { type, id: UNKNOWN_ID } }), 404, 'NOT_FOUND', 'entity.id');
+    expectError(await post({ subject: 'x', user_id: user.id, entity: { type, id: UNKNOWN_ID } }), 400, 'INVALID_REQUEST', 'entity.id');
   }
   expect(await scopedClient(root, a.organisationId).activity.count()).toBe(before);
 });
@@ -124,9 +124,9 @@ test('update: refusals name their field; the activity keeps an organisation or a
   expectError(await put(id, { organisation_id: null, user_id: null }), 400, 'INVALID_REQUEST', 'organisation_id');
   expectError(await put(id, { subject: null }), 400, 'INVALID_REQUEST', 'subject');
   expectError(await put(id, { entity: { type: 'LEAD', id: UNKNOWN_ID } }), 400, 'INVALID_REQUEST', 'entity');
-  expectError(await put(id, { organisation_id: foreignUnit }), 404, 'NOT_FOUND', 'organisation_id');
-  expectError(await put(id, { organisation_id: b.organisationId }), 404, 'NOT_FOUND', 'organisation_id');
-  expectError(await put(id, { user_id: foreignUser }), 404, 'NOT_FOUND', 'user_id');
+  expectError(await put(id, { organisation_id: foreignUnit }), 400, 'INVALID_REQUEST', 'organisation_id');
+  expectError(await put(id, { organisation_id: b.organisationId }), 400, 'INVALID_REQUEST', 'organisation_id');
+  expectError(await put(id, { user_id: foreignUser }), 400, 'INVALID_REQUEST', 'user_id');
   expectError(await put(UNKNOWN_ID, { subject: 'x' }), 404, 'NOT_FOUND');
   expect((await get(id)).body).toMatchObject({ subject: 'Keep', description: 'd', organisation: { id: unit }, user: null });
   // The user given, the organisation may go; then the user cannot.

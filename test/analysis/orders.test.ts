@@ -72,7 +72,7 @@ test('currency_code picks another currency; the window bounds the orders counted
 test('category filter by id or code', async () => {
   expect(await ids({ category_id: w.retail.id })).toEqual([w.ann.id]);
   expect(await ids({ category_code: w.corporate.code })).toEqual([w.bob.id]);
-  expectError(await list({ category_code: 'NO-SUCH' }), 404, 'NOT_FOUND', 'category_code');
+  expectError(await list({ category_code: 'NO-SUCH' }), 400, 'INVALID_REQUEST', 'category_code');
 });
 
 test('sorting both directions', async () => {
@@ -108,7 +108,7 @@ test('bad input is 400 naming the parameter', async () => {
 test("another organisation's orders are never counted, and its categories are not found", async () => {
   const theirs = await list({}, other.secretKey);
   expect(theirs.body.content.map((r: { name: string; total_order_amount: number }) => [r.name, r.total_order_amount])).toEqual([['Zed Other', 999]]);
-  expectError(await list({ category_id: w.retail.id }, other.secretKey), 404, 'NOT_FOUND', 'category_id');
+  expectError(await list({ category_id: w.retail.id }, other.secretKey), 400, 'INVALID_REQUEST', 'category_id');
 });
 
 test('401 without a credential; 403 without the reports scope', async () => {

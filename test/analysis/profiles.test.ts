@@ -1,6 +1,6 @@
 // POST /contact_profiles (docs/analysis.md): each selector (ids, codes, search), the profile's
 // fields, request order, the cap of 100, 400s naming fields, unknown and other organisations'
-// contacts (404 naming the item), 401/403.
+// contacts (400 naming the item), 401/403.
 import { randomUUID } from 'node:crypto';
 import { api } from '../support/api';
 import { createTenant, type Tenant } from '../support/tenants';
@@ -95,14 +95,14 @@ test('by codes, in request order; by search, with the filters of GET /contacts',
   expect(await ids({ search: { search_value: tag } })).toEqual([p.acme, p.pia]);
 });
 
-test("an unknown id or code, or another organisation's, is 404 naming the item", async () => {
-  expectError(await profiles({ ids: [p.pia, randomUUID()] }), 404, 'NOT_FOUND', 'ids.1');
-  expectError(await profiles({ ids: [p.theirs] }), 404, 'NOT_FOUND', 'ids.0');
-  expectError(await profiles({ codes: [`PIA-${tag}`, 'NO-SUCH'] }), 404, 'NOT_FOUND', 'codes.1');
+test("an unknown id or code, or another organisation's, is 400 naming the item", async () => {
+  expectError(await profiles({ ids: [p.pia, randomUUID()] }), 400, 'INVALID_REQUEST', 'ids.1');
+  expectError(await profiles({ ids: [p.theirs] }), 400, 'INVALID_REQUEST', 'ids.0');
+  expectError(await profiles({ codes: [`PIA-${tag}`, 'NO-SUCH'] }), 400, 'INVALID_REQUEST', 'codes.1');
   // Their code is the same as Pia's: each organisation sees its own contact only.
   const theirs = await profiles({ codes: [`PIA-${tag}`] }, other.secretKey);
   expect(theirs.body.contacts.map((c: { id: string; surname: string }) => [c.id, c.surname])).toEqual([[p.theirs, 'Elsewhere']]);
-  expectError(await profiles({ ids: [p.pia] }, other.secretKey), 404, 'NOT_FOUND', 'ids.0');
+  expectError(await profiles({ ids: [p.pia] }, other.secretKey), 400, 'INVALID_REQUEST', 'ids.0');
 });
 
 test('exactly one selector, well formed: 400 naming the field', async () => {

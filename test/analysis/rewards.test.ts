@@ -62,7 +62,7 @@ test('filters: tier and category, by id or code; both given must agree', async (
   expect(await ids({ category_code: w.corporate.code })).toEqual([w.bob.id]);
   expect(await ids({ category_code: w.retail.code, tier_id: w.bronze.id })).toEqual([w.ann.id]);
   expect(await ids({ category_code: w.retail.code, tier_id: w.silver.id })).toEqual([]);
-  expectError(await list({ tier_id: w.silver.id, tier_code: w.bronze.code }), 404, 'NOT_FOUND', 'tier_id');
+  expectError(await list({ tier_id: w.silver.id, tier_code: w.bronze.code }), 400, 'INVALID_REQUEST', 'tier_id');
 });
 
 test('sorting by each kind of key, both directions; nulls last either way', async () => {
@@ -92,15 +92,15 @@ test('paging: pages carries page, size and the total, also past the last page', 
   expect(past.body).toEqual({ content: [], pages: { page: 5, size: 2, total: 1 } });
 });
 
-test('bad input is 400 naming the parameter; unknown references 404 naming it', async () => {
+test('bad input is 400 naming the parameter; unknown references too', async () => {
   expectError(await list({ sort: 'balance' }), 400, 'INVALID_REQUEST', 'sort');
   expectError(await list({ size: 101 }), 400, 'INVALID_REQUEST', 'size');
   expectError(await list({ page: 0 }), 400, 'INVALID_REQUEST', 'page');
   expectError(await list({ order: 'up' }), 400, 'INVALID_REQUEST', 'order');
   expectError(await list({ tier_id: 'gold' }), 400, 'INVALID_REQUEST', 'tier_id');
   expectError(await list({ tier: 'gold' }), 400, 'INVALID_REQUEST', 'tier');
-  expectError(await list({ tier_id: UNKNOWN_ID }), 404, 'NOT_FOUND', 'tier_id');
-  expectError(await list({ category_code: 'NO-SUCH' }), 404, 'NOT_FOUND', 'category_code');
+  expectError(await list({ tier_id: UNKNOWN_ID }), 400, 'INVALID_REQUEST', 'tier_id');
+  expectError(await list({ category_code: 'NO-SUCH' }), 400, 'INVALID_REQUEST', 'category_code');
 });
 
 test("another organisation's members are never listed, and its categories and tiers are not found", async () => {
@@ -108,8 +108,8 @@ test("another organisation's members are never listed, and its categories and ti
   expect(theirs.status).toBe(200);
   expect(theirs.body.pages.total).toBe(1);
   expect(theirs.body.content[0].name).toBe('Zed Other');
-  expectError(await list({ category_id: w.retail.id }, other.secretKey), 404, 'NOT_FOUND', 'category_id');
-  expectError(await list({ tier_id: w.silver.id }, other.secretKey), 404, 'NOT_FOUND', 'tier_id');
+  expectError(await list({ category_id: w.retail.id }, other.secretKey), 400, 'INVALID_REQUEST', 'category_id');
+  expectError(await list({ tier_id: w.silver.id }, other.secretKey), 400, 'INVALID_REQUEST', 'tier_id');
 });
 
 test('401 without a credential; 403 without the reports scope', async () => {

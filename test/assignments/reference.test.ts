@@ -83,18 +83,18 @@ test('departments: create, read, list filters, partial update, members replaced,
   await Promise.all([del(`/departments/${own}`), del(`/departments/${same}`)]);
 });
 
-test('departments: unknown unit or user 404 naming the field, taken code 409, bad input 400; nothing half-written', async () => {
+test('departments: unknown unit or user 400 naming the field, taken code 409, bad input 400; nothing half-written', async () => {
   const id = await createId(a.secretKey, '/departments', { code: 'DUP', name: 'Dup' });
-  expectError(await post('/departments', { name: 'X', user_ids: [users.ada, UNKNOWN_ID] }), 404, 'NOT_FOUND', 'user_ids.1');
-  expectError(await post('/departments', { name: 'X', user_ids: [foreignUser] }), 404, 'NOT_FOUND', 'user_ids.0');
-  expectError(await post('/departments', { name: 'X', organisation_id: UNKNOWN_ID }), 404, 'NOT_FOUND', 'organisation_id');
-  expectError(await post('/departments', { name: 'X', organisation_id: unitB }), 404, 'NOT_FOUND', 'organisation_id');
+  expectError(await post('/departments', { name: 'X', user_ids: [users.ada, UNKNOWN_ID] }), 400, 'INVALID_REQUEST', 'user_ids.1');
+  expectError(await post('/departments', { name: 'X', user_ids: [foreignUser] }), 400, 'INVALID_REQUEST', 'user_ids.0');
+  expectError(await post('/departments', { name: 'X', organisation_id: UNKNOWN_ID }), 400, 'INVALID_REQUEST', 'organisation_id');
+  expectError(await post('/departments', { name: 'X', organisation_id: unitB }), 400, 'INVALID_REQUEST', 'organisation_id');
   expectError(await post('/departments', { name: 'X', code: 'DUP' }), 409, 'ALREADY_EXISTS', 'code');
   expectError(await post('/departments', { name: 'X', user_ids: [users.ada, users.ada] }), 400, 'INVALID_REQUEST', 'user_ids.1');
   expectError(await post('/departments', { name: ' ' }), 400, 'INVALID_REQUEST', 'name');
   expectError(await post('/departments', { name: 'X', user_ids: ['nope'] }), 400, 'INVALID_REQUEST', 'user_ids.0');
-  expectError(await put(`/departments/${id}`, { user_ids: [UNKNOWN_ID] }), 404, 'NOT_FOUND', 'user_ids.0');
-  expectError(await put(`/departments/${id}`, { organisation_id: unitB }), 404, 'NOT_FOUND', 'organisation_id');
+  expectError(await put(`/departments/${id}`, { user_ids: [UNKNOWN_ID] }), 400, 'INVALID_REQUEST', 'user_ids.0');
+  expectError(await put(`/departments/${id}`, { organisation_id: unitB }), 400, 'INVALID_REQUEST', 'organisation_id');
   const other = await createId(a.secretKey, '/departments', { code: 'DUP2', name: 'Dup 2', user_ids: [users.bob] });
   expectError(await put(`/departments/${other}`, { code: 'DUP', user_ids: [users.ada] }), 409, 'ALREADY_EXISTS', 'code');
   // The refused update changed nothing, members included.
@@ -122,9 +122,9 @@ test('user roles: create, read, list, partial update, members replaced, delete; 
   expect((await get(`/user_roles/${id}`)).body).toMatchObject({ name: 'Technician', description: 'Field work', users: [{ id: users.bob }] });
 
   expectError(await post('/user_roles', { name: 'X', code: 'TECH' }), 409, 'ALREADY_EXISTS', 'code');
-  expectError(await post('/user_roles', { name: 'X', user_ids: [foreignUser] }), 404, 'NOT_FOUND', 'user_ids.0');
+  expectError(await post('/user_roles', { name: 'X', user_ids: [foreignUser] }), 400, 'INVALID_REQUEST', 'user_ids.0');
   expectError(await post('/user_roles', { name: 'X', organisation_id: unitA }), 400, 'INVALID_REQUEST', 'organisation_id');
-  expectError(await put(`/user_roles/${id}`, { user_ids: [users.ada, UNKNOWN_ID] }), 404, 'NOT_FOUND', 'user_ids.1');
+  expectError(await put(`/user_roles/${id}`, { user_ids: [users.ada, UNKNOWN_ID] }), 400, 'INVALID_REQUEST', 'user_ids.1');
   expectError(await get(`/user_roles/${id}`, b.secretKey), 404, 'NOT_FOUND');
   expectError(await put(`/user_roles/${id}`, { name: 'Mine' }, b.secretKey), 404, 'NOT_FOUND');
   expectError(await del(`/user_roles/${id}`, b.secretKey), 404, 'NOT_FOUND');
@@ -153,8 +153,8 @@ test('post-code coverage: normalised, prefix lookup, duplicate 409, validation, 
   expectError(await post('/post_code_coverages', { organisation_id: unitA, post_code: '   ' }), 400, 'INVALID_REQUEST', 'post_code');
   expectError(await post('/post_code_coverages', { post_code: 'SW1' }), 400, 'INVALID_REQUEST', 'organisation_id');
   // Coverage belongs to a unit: not the tenant itself, not another tenant's unit.
-  expectError(await post('/post_code_coverages', { organisation_id: a.organisationId, post_code: 'E1' }), 404, 'NOT_FOUND', 'organisation_id');
-  expectError(await post('/post_code_coverages', { organisation_id: unitB, post_code: 'E1' }), 404, 'NOT_FOUND', 'organisation_id');
+  expectError(await post('/post_code_coverages', { organisation_id: a.organisationId, post_code: 'E1' }), 400, 'INVALID_REQUEST', 'organisation_id');
+  expectError(await post('/post_code_coverages', { organisation_id: unitB, post_code: 'E1' }), 400, 'INVALID_REQUEST', 'organisation_id');
 
   expectError(await put(`/post_code_coverages/${elsewhere}`, { post_code: 'sw1a' }), 409, 'ALREADY_EXISTS', 'post_code');
   expect((await put(`/post_code_coverages/${elsewhere}`, { post_code: 'sw 3' })).status).toBe(200);

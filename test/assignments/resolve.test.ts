@@ -63,7 +63,8 @@ afterAll(async () => {
 const resolve = (action: AssignmentAction, params: Record<string, string> = {}, target = {}, org = () => a.organisationId) =>
   resolveAssignee(scopedClient(root, org()), org(), action, params, target);
 const noAssignee = (why: RegExp) => expect.objectContaining({ code: 'NO_ASSIGNEE', status: 409, message: expect.stringMatching(why) });
-const notFound = (attribute: string) => expect.objectContaining({ code: 'NOT_FOUND', status: 404, attribute });
+/** A parameter naming no record of the organisation: 400 naming it. */
+const unknownRecord = (attribute: string) => expect.objectContaining({ code: 'INVALID_REQUEST', status: 400, attribute });
 
 /** Great-circle distance, computed here independently of the resolver's SQL. */
 function haversineKm(p: { lat: number; lon: number }, q: { lat: number; lon: number }): number {
@@ -72,22 +73,22 @@ function haversineKm(p: { lat: number; lon: number }, q: { lat: number; lon: num
   return 2 * 6371.0088 * Math.asin(Math.sqrt(h));
 }
 
-test('specific user, organisation and department: that record; gone or foreign: 404 naming the parameter', async () => {
+test('specific user, organisation and department: that record; gone or foreign: 400 naming the parameter', async () => {
   for (const action of ['ASSIGN_SPECIFIC_USER', 'FULFILLED_BY_SPECIFIC_USER'] as const) {
     expect(await resolve(action, { user_id: u.Ben })).toEqual({ user: { id: u.Ben, name: 'Ben Calm' } });
-    await expect(resolve(action, { user_id: foreignUser })).rejects.toEqual(notFound('user_id'));
+    await expect(resolve(action, { user_id: foreignUser })).rejects.toEqual(unknownRecord('user_id'));
     await expect(resolve(action, { user_id: u.Dan })).rejects.toEqual(noAssignee(/disabled/));
   }
   expect(await resolve('FULFILLED_BY_SPECIFIC_ORGANISATION', { organisation_id: unit.oxford })).toEqual({ organisation: { id: unit.oxford, name: 'Oxford' } });
   expect(await resolve('FULFILLED_BY_SPECIFIC_ORGANISATION', { organisation_id: a.organisationId })).toEqual({ organisation: { id: a.organisationId, name: 'Resolve A' } });
-  await expect(resolve('FULFILLED_BY_SPECIFIC_ORGANISATION', { organisation_id: foreignUnit })).rejects.toEqual(notFound('organisation_id'));
+  await expect(resolve('FULFILLED_BY_SPECIFIC_ORGANISATION', { organisation_id: foreignUnit })).rejects.toEqual(unknownRecord('organisation_id'));
 
   const dept = await createId(a.secretKey, '/departments', { name: 'Dispatch', organisation_id: unit.south, user_ids: [u.Ann] });
   expect(await resolve('ASSIGN_SPECIFIC_DEPARTMENT', { department_id: dept })).toEqual({
     department: { id: dept, name: 'Dispatch' }, organisation: { id: unit.south, name: 'South' },
   });
-  await expect(resolve('ASSIGN_SPECIFIC_DEPARTMENT', { department_id: UNKNOWN_ID })).rejects.toEqual(notFound('department_id'));
-  await expect(resolve('ASSIGN_SPECIFIC_DEPARTMENT', { department_id: dept }, {}, () => b.organisationId)).rejects.toEqual(notFound('department_id'));
+  await expect(resolve('ASSIGN_SPECIFIC_DEPARTMENT', { department_id: UNKNOWN_ID })).rejects.toEqual(unknownRecord('department_id'));
+  await expect(resolve('ASSIGN_SPECIFIC_DEPARTMENT', { department_id: dept }, {}, () => b.organisationId)).rejects.toEqual(unknownRecord('department_id'));
   // A required parameter left out is the caller's mistake: 400 naming it.
   await expect(resolve('ASSIGN_SPECIFIC_DEPARTMENT')).rejects.toEqual(expect.objectContaining({ code: 'INVALID_REQUEST', attribute: 'department_id' }));
 });
@@ -109,7 +110,7 @@ test('user of a department / role: fewest PENDING activities, then member order;
   for (const action of ['ASSIGN_USER_OF_SPECIFIC_USER_ROLE', 'FULFILLED_BY_USER_OF_SPECIFIC_USER_ROLE'] as const) {
     expect(await resolve(action, { user_role_id: role })).toEqual({ user: { id: u.Eve, name: 'Eve Free' }, user_role: { id: role, name: 'Installer' } });
   }
-  await expect(resolve('ASSIGN_USER_OF_SPECIFIC_USER_ROLE', { user_role_id: UNKNOWN_ID })).rejects.toEqual(notFound('user_role_id'));
+  await expect(resolve('ASSIGN_USER_OF_SPECIFIC_USER_ROLE', { user_role_id: UNKNOWN_ID })).rejects.toEqual(unknownRecord('user_role_id'));
 
   // Empty, or only disabled members: nobody to assign to.
   const empty = await createId(a.secretKey, '/departments', { name: 'Empty' });
@@ -134,7 +135,7 @@ test('nearest location: great-circle distance, optional unit subtree, the locati
   expect(south.organisation).toEqual({ id: unit.brighton, name: 'Brighton' });
   expect(south.location!.distance_km).toBeCloseTo(haversineKm(LONDON, { lat: 50.8225, lon: -0.1372 }), 2);
   expect((await resolve('FULFILLED_BY_NEAREST_LOCATION', { organisation_id: a.organisationId }, LONDON)).organisation!.id).toBe(unit.bridge);
-  await expect(resolve('FULFILLED_BY_NEAREST_LOCATION', { organisation_id: foreignUnit }, LONDON)).rejects.toEqual(notFound('organisation_id'));
+  await expect(resolve('FULFILLED_BY_NEAREST_LOCATION', { organisation_id: foreignUnit }, LONDON)).rejects.toEqual(unknownRecord('organisation_id'));
 
   await expect(resolve('FULFILLED_BY_NEAREST_LOCATION', {}, { postal_code: 'SW1A 1AA' })).rejects.toEqual(noAssignee(/no lat\/lon/));
   await expect(resolve('FULFILLED_BY_NEAREST_LOCATION', {}, { lat: 51.5, lon: null })).rejects.toEqual(noAssignee(/no lat\/lon/));

@@ -266,7 +266,7 @@ test('actions: every rule answers 400 naming its field, and nothing is half-writ
   expect(await actionsOf(id)).toEqual(before);
 });
 
-test('actions: a GUID parameter naming no record of the organisation is 404 naming it; existing ones pass', async () => {
+test('actions: a GUID parameter naming no record of the organisation is 400 naming it; existing ones pass', async () => {
   const id = await createId(a.secretKey, '/automations', { name: 'Refs', entity: 'PURCHASES', event: 'PURCHASE_POSTED' });
   const step = (adaptor: string, action: string, params: Array<[string, string]>) => ({
     order: 1, adaptor, adaptor_action: action, adaptor_action_parameters: params.map(([k, v]) => ({ parameter_key: k, parameter_from_value: v })),
@@ -298,14 +298,14 @@ test('actions: a GUID parameter naming no record of the organisation is 404 nami
   ];
   for (const [adaptor, action, params, m] of unknown) {
     const res = await setActions(id, [webhookStep(1), { ...step(adaptor, action, params), order: 2 }]);
-    expectError(res, 404, 'NOT_FOUND', `content.1.adaptor_action_parameters.${m}.parameter_from_value`);
+    expectError(res, 400, 'INVALID_REQUEST', `content.1.adaptor_action_parameters.${m}.parameter_from_value`);
   }
   // Another organisation's webhook is unknown here.
   const hookB = newId();
   await scopedClient(root, b.organisationId).webhook.create({
     data: { id: hookB, organisationId: b.organisationId, name: 'B', method: 'POST', urlEndpoint: 'https://example.com/b', urlAuth: 'NO_AUTH', secret: 'whsec_b' },
   });
-  expectError(await setActions(id, [step('WEBHOOKS', 'POST_WEBHOOK', [['webhook_id', hookB]])]), 404, 'NOT_FOUND', 'content.0.adaptor_action_parameters.0.parameter_from_value');
+  expectError(await setActions(id, [step('WEBHOOKS', 'POST_WEBHOOK', [['webhook_id', hookB]])]), 400, 'INVALID_REQUEST', 'content.0.adaptor_action_parameters.0.parameter_from_value');
 });
 
 test("tenancy: another organisation's automation is 404 everywhere", async () => {

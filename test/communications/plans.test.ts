@@ -72,8 +72,8 @@ test('create, read, list, update and delete; the refusals name their field', asy
   await bad(basePlan([segment], { frequency: '0 0 0 * * * *' }), 'frequency');
   await bad(basePlan([segment], { frequency: '61 * * * *' }), 'frequency');
   await bad(basePlan([segment], { end_date: start - 1 }), 'end_date');
-  expectError(await api('POST', '/communication_plans', { key: a.secretKey, body: basePlan([UNKNOWN_ID]) }), 404, 'NOT_FOUND', 'segments.0');
-  expectError(await api('POST', '/communication_plans', { key: a.secretKey, body: basePlan([segment], { integrations: [UNKNOWN_ID] }) }), 404, 'NOT_FOUND', 'integrations.0');
+  expectError(await api('POST', '/communication_plans', { key: a.secretKey, body: basePlan([UNKNOWN_ID]) }), 400, 'INVALID_REQUEST', 'segments.0');
+  expectError(await api('POST', '/communication_plans', { key: a.secretKey, body: basePlan([segment], { integrations: [UNKNOWN_ID] }) }), 400, 'INVALID_REQUEST', 'integrations.0');
   await bad(basePlan([segment, segment]), 'segments.1');
   await bad(basePlan([]), 'segments');
   const second = await createId(a.secretKey, '/integrations', { name: 'Second mailer', channel: 'EMAIL', provider: 'SYSTEM' });

@@ -74,11 +74,11 @@ test('refusals name the field; another organisation sees nothing', async () => {
   expectError(await render(a.secretKey, {}), 400, 'INVALID_REQUEST', 'contact_id');
   expectError(await render(a.secretKey, { contact_id: contactId, channel: 'FAX' }), 400, 'INVALID_REQUEST', 'channel');
   expectError(await render(a.secretKey, { contact_id: contactId, language: 'english' }), 400, 'INVALID_REQUEST', 'language');
-  expectError(await render(a.secretKey, { contact_id: UNKNOWN_ID }), 404, 'NOT_FOUND', 'contact_id');
+  expectError(await render(a.secretKey, { contact_id: UNKNOWN_ID }), 400, 'INVALID_REQUEST', 'contact_id');
   expectError(await render(a.secretKey, { contact_id: contactId }, UNKNOWN_ID), 404, 'NOT_FOUND');
   // B's key: A's template and A's contact are unknown to it.
   const bContact = await createContact(b.secretKey, { first_name: 'Other' });
   expectError(await render(b.secretKey, { contact_id: bContact }), 404, 'NOT_FOUND');
   expectError(await render(b.secretKey, { contact_id: contactId }, template), 404, 'NOT_FOUND');
-  expectError(await render(a.secretKey, { contact_id: bContact }), 404, 'NOT_FOUND', 'contact_id');
+  expectError(await render(a.secretKey, { contact_id: bContact }), 400, 'INVALID_REQUEST', 'contact_id');
 });

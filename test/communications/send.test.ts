@@ -192,9 +192,9 @@ test('refusals name the field', async () => {
   expectError(await post(b.secretKey, { name: 'n', contact_id: bare, channel: 'EMAIL', recipient: 'x@example.com', subject: 's' }), 400, 'INVALID_REQUEST', 'content');
   const inapp = await createId(b.secretKey, '/integrations', { name: 'In app', channel: 'INAPP', provider: 'INAPP' });
   expectError(await post(b.secretKey, { name: 'n', contact_id: bare, channel: 'EMAIL', integration_id: inapp, recipient: 'x@example.com', subject: 's', content: 'c' }), 400, 'INVALID_REQUEST', 'integration_id');
-  expectError(await post(b.secretKey, { name: 'n', contact_id: UNKNOWN_ID, channel: 'INAPP', content: 'c' }), 404, 'NOT_FOUND', 'contact_id');
+  expectError(await post(b.secretKey, { name: 'n', contact_id: UNKNOWN_ID, channel: 'INAPP', content: 'c' }), 400, 'INVALID_REQUEST', 'contact_id');
   // Another organisation's contact is unknown here.
-  expectError(await post(b.secretKey, { name: 'n', contact_id: contactId, channel: 'INAPP', content: 'c' }), 404, 'NOT_FOUND', 'contact_id');
+  expectError(await post(b.secretKey, { name: 'n', contact_id: contactId, channel: 'INAPP', content: 'c' }), 400, 'INVALID_REQUEST', 'contact_id');
 });
 
 test('read, list with filters, archive; another organisation: 404', async () => {

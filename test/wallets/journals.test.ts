@@ -128,10 +128,10 @@ test('wallet life cycle: suspended takes credits only, cancelled takes nothing a
 test('another organisation\'s wallet is not found; bad input names the field; scopes apply', async () => {
   const { accountId } = await contactWithAccount(key, db);
   const walletId = await newWallet(key, accountId);
-  expectError(await journal(other.secretKey, { wallet_id: walletId, amount: 1, type: 'CREDIT' }), 404, 'NOT_FOUND', 'wallet_id');
+  expectError(await journal(other.secretKey, { wallet_id: walletId, amount: 1, type: 'CREDIT' }), 400, 'INVALID_REQUEST', 'wallet_id');
   expectError(await api('GET', `/wallets/${walletId}/balances`, { key: other.secretKey }), 404, 'NOT_FOUND', undefined);
   expectError(await api('POST', `/accounts/${accountId}/wallets`, { key: other.secretKey, body: {} }), 404, 'NOT_FOUND', undefined);
-  expectError(await journal(key, { wallet_id: UNKNOWN_ID, amount: 1, type: 'CREDIT' }), 404, 'NOT_FOUND', 'wallet_id');
+  expectError(await journal(key, { wallet_id: UNKNOWN_ID, amount: 1, type: 'CREDIT' }), 400, 'INVALID_REQUEST', 'wallet_id');
   expectError(await journal(key, { wallet_id: walletId, amount: 0, type: 'CREDIT' }), 400, 'INVALID_REQUEST', 'amount');
   expectError(await journal(key, { wallet_id: walletId, amount: 1, type: 'SIDEWAYS' }), 400, 'INVALID_REQUEST', 'type');
   expectError(await journal(key, { wallet_id: walletId, amount: 1, type: 'CREDIT', spend_condition_id: UNKNOWN_ID }), 400, 'INVALID_REQUEST', 'spend_condition_id');

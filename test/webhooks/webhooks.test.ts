@@ -176,7 +176,7 @@ describe('CRUD', () => {
 });
 
 describe('requests', () => {
-  test('createWebhookRequest: snapshot and body, one request per cause key, 404 naming webhook_id', async () => {
+  test('createWebhookRequest: snapshot and body, one request per cause key, 400 naming webhook_id', async () => {
     const id = await createId(a.secretKey, '/webhooks', { name: 'Snap', method: 'PUT', url_endpoint: PUBLIC_URL, url_auth: 'API_KEY', api_key: 'k' });
     const callId = newId();
     const automation = { id: newId(), name: 'Welcome flow' };
@@ -185,8 +185,8 @@ describe('requests', () => {
     const first = await request(a, { webhookId: id, causeKey: 'cause-1', callId, automation, entity, createdOn, data: { contact: { id: entity.id } } });
     expect(first.created).toBe(true);
     expect(await request(a, { webhookId: id, causeKey: 'cause-1' })).toEqual({ id: first.id, created: false });
-    await expect(request(a, { webhookId: UNKNOWN_ID })).rejects.toMatchObject({ status: 404, attribute: 'webhook_id' });
-    await expect(request(b, { webhookId: id })).rejects.toMatchObject({ status: 404, attribute: 'webhook_id' });
+    await expect(request(a, { webhookId: UNKNOWN_ID })).rejects.toMatchObject({ status: 400, code: 'INVALID_REQUEST', attribute: 'webhook_id' });
+    await expect(request(b, { webhookId: id })).rejects.toMatchObject({ status: 400, code: 'INVALID_REQUEST', attribute: 'webhook_id' });
     const noCall = await request(a, { webhookId: id, type: 'AWARD_CUSTOMER' });
 
     // The snapshot stays when the webhook changes.

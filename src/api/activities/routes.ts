@@ -20,9 +20,9 @@ export function activityRoutes(): RouteDef[] {
       create: {
         description:
           'organisation_id or user_id (or both) is required (neither: 400 naming organisation_id). organisation_id is the organisation itself or a unit of its ' +
-          'business network; user_id a user of the organisation (a user belongs to each unit too). Unknown ones answer 404 naming the field. ' +
-          'entity is set on create only: CONTACT, ACCOUNT and PURCHASE ids must exist (else 404 naming entity.id). A new activity is PENDING.',
-        body: activityCreateBody, errors: [404], run: createActivity,
+          'business network; user_id a user of the organisation (a user belongs to each unit too). Unknown ones answer 400 naming the field. ' +
+          'entity is set on create only: CONTACT, ACCOUNT and PURCHASE ids must exist (else 400 naming entity.id). A new activity is PENDING.',
+        body: activityCreateBody, errors: [], run: createActivity,
         example: { subject: 'Call back about the quote', description: 'Customer asked for a discount', organisation_id: SOME_ID, user_id: OTHER_ID, entity: { type: 'LEAD', id: SOME_ID } },
       },
       list: {

@@ -16,7 +16,7 @@ const userId = zId.meta({ description: 'A user of the organisation; a user belon
 export const activityEntity = z
   .strictObject({
     type: z.enum(ENTITY_TYPES),
-    id: zId.meta({ description: 'CONTACT, ACCOUNT, PURCHASE: a record of the organisation (else 404 naming entity.id); LEAD, ORDER, SERVICE_REQUEST: an external id.' }),
+    id: zId.meta({ description: 'CONTACT, ACCOUNT, PURCHASE: a record of the organisation (else 400 naming entity.id); LEAD, ORDER, SERVICE_REQUEST: an external id.' }),
   })
   .meta({ description: 'The record the activity is about; set on create only.' });
 

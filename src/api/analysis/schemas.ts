@@ -10,12 +10,12 @@ import { pagingQuery, whenParsed, zCurrency, zEpochQuery, zId } from '../validat
 
 const code = z.string().trim().min(1).max(100);
 const categoryFilter = {
-  category_id: zId.optional().meta({ description: 'Only contacts of this category (404 naming the parameter when there is none).' }),
+  category_id: zId.optional().meta({ description: 'Only contacts of this category (400 naming the parameter when there is none).' }),
   category_code: code.optional().meta({ description: 'The category by its code instead of its id (both given: both must match).' }),
 };
 
 export const rewardsAnalysisQuery = pagingQuery(REWARDS_SORT_FIELDS).extend({
-  tier_id: zId.optional().meta({ description: 'Only contacts whose primary account has reached this reward tier now (404 naming the parameter when there is none).' }),
+  tier_id: zId.optional().meta({ description: 'Only contacts whose primary account has reached this reward tier now (400 naming the parameter when there is none).' }),
   tier_code: code.optional().meta({ description: 'The tier by its code instead of its id (both given: both must match).' }),
   ...categoryFilter,
 });

@@ -20,8 +20,8 @@ export function assignmentRoutes(): RouteDef[] {
       ...common, path: '/departments', one: 'Department', many: 'Departments', label: 'department',
       item: s.departmentItem, present: presentDepartment,
       create: {
-        description: 'organisation_id: a unit of the business network, or absent (or the tenant id) for the tenant\'s own. user_ids: the members in order. Unknown unit or user: 404 naming organisation_id / user_ids.N; a taken code: 409 ALREADY_EXISTS.',
-        body: s.departmentCreateBody, errors: [404, 409], run: createDepartment,
+        description: 'organisation_id: a unit of the business network, or absent (or the tenant id) for the tenant\'s own. user_ids: the members in order. Unknown unit or user: 400 naming organisation_id / user_ids.N; a taken code: 409 ALREADY_EXISTS.',
+        body: s.departmentCreateBody, run: createDepartment,
         example: { code: 'SUPPORT', name: 'Customer support', description: 'First-line support', organisation_id: SOME_ID, user_ids: [SOME_ID] },
       },
       list: {
@@ -39,8 +39,8 @@ export function assignmentRoutes(): RouteDef[] {
       ...common, path: '/user_roles', one: 'UserRole', many: 'UserRoles', label: 'user role',
       item: s.userRoleItem, present: presentUserRole,
       create: {
-        description: 'user_ids: the members in order. An unknown user: 404 naming user_ids.N; a taken code: 409 ALREADY_EXISTS.',
-        body: s.userRoleCreateBody, errors: [404, 409], run: createUserRole,
+        description: 'user_ids: the members in order. An unknown user: 400 naming user_ids.N; a taken code: 409 ALREADY_EXISTS.',
+        body: s.userRoleCreateBody, run: createUserRole,
         example: { code: 'TECH', name: 'Field technician', description: 'Installs and repairs', user_ids: [SOME_ID] },
       },
       list: {
@@ -59,8 +59,8 @@ export function assignmentRoutes(): RouteDef[] {
       item: s.coverageItem, present: presentCoverage,
       create: {
         summary: 'Let a unit cover the post codes starting with a prefix',
-        description: 'One record per unit and prefix. post_code is upper-cased with spaces removed. An unknown unit (the tenant itself is not one): 404 naming organisation_id; the same unit and prefix again: 409 ALREADY_EXISTS naming post_code.',
-        body: s.coverageCreateBody, errors: [404, 409], run: createCoverage, example: { organisation_id: SOME_ID, post_code: 'sw1a 1' },
+        description: 'One record per unit and prefix. post_code is upper-cased with spaces removed. An unknown unit (the tenant itself is not one): 400 naming organisation_id; the same unit and prefix again: 409 ALREADY_EXISTS naming post_code.',
+        body: s.coverageCreateBody, run: createCoverage, example: { organisation_id: SOME_ID, post_code: 'sw1a 1' },
       },
       list: {
         summary: 'List post-code coverage',

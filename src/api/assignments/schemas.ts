@@ -12,7 +12,7 @@ const userIds = z
   .array(zId)
   .max(1000)
   .superRefine(distinct((id: string) => id), whenParsed)
-  .meta({ description: 'Member users in order (the order breaks ties when a member is picked); an unknown one is 404 naming user_ids.N.' });
+  .meta({ description: 'Member users in order (the order breaks ties when a member is picked); an unknown one is 400 naming user_ids.N.' });
 
 const organisationId = zId.meta({
   description: 'A unit of the business network (/organisations), or the tenant\'s own id; absent or null: the tenant\'s own.',

@@ -62,7 +62,7 @@ export function automationRoutes(): RouteDef[] {
       summary: "Replace an automation's action sequence",
       description:
         `The whole sequence (at most ${MAX_ACTIONS}) replaces the stored one; ids given that are this automation's are kept. ` +
-        'Each action must be one of its adaptor\'s (GET /adaptors) with its parameters; a GUID parameter naming no record of the organisation is 404 naming it ' +
+        'Each action must be one of its adaptor\'s (GET /adaptors) with its parameters; a GUID parameter naming no record of the organisation is 400 naming it ' +
         '(content.N.adaptor_action_parameters.M.parameter_from_value). Filters name attributes of the automation\'s entity (GET /automation_events).',
       params: idParams, body: actionsBody, response: idResponse, errors: [404],
       example: {

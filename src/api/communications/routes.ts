@@ -27,7 +27,7 @@ export function communicationRoutes(deps: AppDeps): RouteDef[] {
         'Every send counts against the organisation\'s hourly quota of the channel (public keys\' sends also against their smaller share; GET /communication_limits): ' +
         'past it, 429 QUOTA_EXCEEDED with Retry-After and nothing written. ' +
         'template_id: its content in language, else the contact\'s preferred language, else its first content, rendered for the contact; otherwise content is required.',
-      body: communicationCreateBody, response: idResponse, errors: [403, 404, 409, 429, 503],
+      body: communicationCreateBody, response: idResponse, errors: [403, 409, 429, 503],
       example: { name: 'Welcome', contact_id: 'C-1001', channel: 'EMAIL', recipient: 'alice@example.com', subject: 'Welcome', content: 'Dear Alice, welcome.' },
       // The answer follows the workflow's start (or signal): a client may look at it at once.
       waitForDispatch: true,

@@ -68,7 +68,7 @@ export function walletRoutes(deps: AppDeps): RouteDef[] {
       method: 'post', path: '/journals', operationId: 'postJournal', tag: TAG, auth: write,
       summary: 'Credit or debit a wallet',
       description: 'The answer `id` is the journal, which is also the wallet transaction the contact sees. 409 INSUFFICIENT_BALANCE, LIMIT_EXCEEDED, WALLET_CANCELLED, WALLET_SUSPENDED.',
-      body: journalBody, response: idResponse, errors: [404, 409], transaction: 'sql',
+      body: journalBody, response: idResponse, errors: [409], transaction: 'sql',
       example: { wallet_id: SOME_ID, amount: 25.5, type: 'CREDIT', description: 'Goodwill', valid_to: 1893456000 },
       handler: ({ ctx, body }) => postJournal(money(ctx), body),
     }),

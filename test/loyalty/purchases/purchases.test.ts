@@ -140,11 +140,11 @@ test('the contact by code, loyalty identifier, phone or card fingerprint; refusa
   const phone = `+357${Date.now() % 100000000}`;
   await root.contact.update({ where: { id: b.contactId }, data: { loyaltyIdentifier: `LOY-${b.code}`, phones: { create: { id: newId(), organisationId: tenant.organisationId, number: phone } } } });
   for (const cim of [b.code, `LOY-${b.code}`, phone]) expect((await purchase(key, { ...purchaseBody(b.contactId, 5), contact_id: undefined, cim })).status).toBe(200);
-  expectError(await purchase(key, { ...purchaseBody(b.contactId, 5), contact_id: undefined, cim: 'nobody' }), 404, 'NOT_FOUND', 'cim');
+  expectError(await purchase(key, { ...purchaseBody(b.contactId, 5), contact_id: undefined, cim: 'nobody' }), 400, 'INVALID_REQUEST', 'cim');
   expectError(await purchase(key, { ...purchaseBody(b.contactId, 5), cim: b.code }), 400, 'INVALID_REQUEST', 'cim');
   expectError(await purchase(key, { ...purchaseBody(b.contactId, 5), products: [{ product_sku: 'X', net_amount: 1, tax_amount: 1, total_amount: 3 }] }), 400, 'INVALID_REQUEST', 'products.0.total_amount');
   expectError(await purchase(key, purchaseBody(b.contactId, 5, { currency_code: 'USD' })), 400, 'INVALID_REQUEST', 'currency_code');
-  expectError(await purchase(key, purchaseBody(b.contactId, 5, { merchant_tap: { code: 'NO-SUCH-TAP' } })), 404, 'NOT_FOUND', 'merchant_tap.code');
+  expectError(await purchase(key, purchaseBody(b.contactId, 5, { merchant_tap: { code: 'NO-SUCH-TAP' } })), 400, 'INVALID_REQUEST', 'merchant_tap.code');
   expectError(await purchase(key, purchaseBody(b.contactId, 5, { spend_request: { amount: 6 } })), 400, 'INVALID_REQUEST', 'spend_request.amount');
   expectError(await purchase(key, purchaseBody(b.contactId, 5, { spend_request: { amount: 1 } })), 409, 'INSUFFICIENT_BALANCE', 'spend_request.amount');
   await root.accountReward.upsert({ where: { accountId: b.accountId }, create: { accountId: b.accountId, organisationId: tenant.organisationId, spendingBlocked: true }, update: { spendingBlocked: true } });
@@ -195,7 +195,7 @@ test('GET /purchases: the last 10 without performed_on_from, filters, paging; an
   expect([paged.body.purchases.length, paged.body.paging.total]).toEqual([2, 12]);
   expect((await api('GET', `/purchases?reference_number=${refs[4]}&performed_on_from=0`, { key: other.secretKey })).body.purchases).toEqual([]);
   expectError(await api('POST', `/purchases/${one.body.purchases[0].id}/cancel`, { key: other.secretKey }), 404, 'NOT_FOUND');
-  expectError(await purchase(other.secretKey, purchaseBody(b.contactId, 5)), 404, 'NOT_FOUND', 'contact_id');
+  expectError(await purchase(other.secretKey, purchaseBody(b.contactId, 5)), 400, 'INVALID_REQUEST', 'contact_id');
 });
 
 test('a purchase transaction is not voided on its own; keys need the purchases scope', async () => {

@@ -160,9 +160,9 @@ test('rules and fields: 400 naming the attribute, nothing written', async () => 
   expect((await post(offer({ code: 'RO-BAD', award_value: 100 }))).status).toBe(200);
   expect((await api('GET', '/reward_offers?code=RO-BAD', { key: a.secretKey })).body.paging.total).toBe(1);
 
-  // The scheme owns the offer: an unknown one, or another organisation's, is 404 naming it.
+  // The scheme owns the offer: an unknown one, or another organisation's, is 400 naming it.
   const foreignScheme = await createId(b.secretKey, '/reward_schemes', { name: 'B scheme', sign_up_option: 'OPEN' });
-  for (const s of [UNKNOWN_ID, foreignScheme]) expectError(await post(offer({ reward_scheme_id: s })), 404, 'NOT_FOUND', 'reward_scheme_id');
+  for (const s of [UNKNOWN_ID, foreignScheme]) expectError(await post(offer({ reward_scheme_id: s })), 400, 'INVALID_REQUEST', 'reward_scheme_id');
 
   // On update the rules hold for the result; a refused update changes nothing.
   const id = await createId(a.secretKey, '/reward_offers', offer({ award_type: 'FIXED', award_value: 150, valid_from: 1000, valid_to: 2000, merchants: [cafe] }));

@@ -167,29 +167,29 @@ test('preferred payment method: a CARD or BANK of the own contact; others are re
   expectError(await put(primary, { preferred_payment_method_id: theirs }), 400, 'INVALID_REQUEST', 'preferred_payment_method_id');
   const bContact = await createId(b.secretKey, '/contacts', { contact_type: 'PERSON', first_name: 'Bo', last_name: 'B' });
   const otherOrg = await createId(b.secretKey, `/contacts/${bContact}/payment_methods`, { payment_method_type: 'CARD', card });
-  expectError(await put(primary, { preferred_payment_method_id: otherOrg }), 404, 'NOT_FOUND', 'preferred_payment_method_id');
-  expectError(await put(primary, { preferred_payment_method_id: UNKNOWN_ID }), 404, 'NOT_FOUND', 'preferred_payment_method_id');
+  expectError(await put(primary, { preferred_payment_method_id: otherOrg }), 400, 'INVALID_REQUEST', 'preferred_payment_method_id');
+  expectError(await put(primary, { preferred_payment_method_id: UNKNOWN_ID }), 400, 'INVALID_REQUEST', 'preferred_payment_method_id');
   expect((await read(primary)).preferred_payment_method.id).toBe(bank);
 
   // A deleted payment method is no longer shown, nor accepted.
   expect((await api('DELETE', `/contacts/${contactId}/payment_methods/${bank}`, { key: a.secretKey })).status).toBe(200);
   expect((await read(primary)).preferred_payment_method).toBeNull();
-  expectError(await put(primary, { preferred_payment_method_id: bank }), 404, 'NOT_FOUND', 'preferred_payment_method_id');
+  expectError(await put(primary, { preferred_payment_method_id: bank }), 400, 'INVALID_REQUEST', 'preferred_payment_method_id');
 });
 
-test("another organisation's unit or the other organisation itself is no sign-up organisation: 404 naming the field", async () => {
-  expectError(await put(primary, { signed_up_organisation_id: otherTenantUnit }), 404, 'NOT_FOUND', 'signed_up_organisation_id');
-  expectError(await put(primary, { signed_up_organisation_id: b.organisationId }), 404, 'NOT_FOUND', 'signed_up_organisation_id');
+test("another organisation's unit or the other organisation itself is no sign-up organisation: 400 naming the field", async () => {
+  expectError(await put(primary, { signed_up_organisation_id: otherTenantUnit }), 400, 'INVALID_REQUEST', 'signed_up_organisation_id');
+  expectError(await put(primary, { signed_up_organisation_id: b.organisationId }), 400, 'INVALID_REQUEST', 'signed_up_organisation_id');
   expectError(await put(primary, { signed_up_organisation_id: 'not-a-guid' }), 400, 'INVALID_REQUEST', 'signed_up_organisation_id');
 });
 
 test('a refused update writes nothing: no row for a fresh account, no change and no audit on an existing one', async () => {
   const fresh = await addAccount(a.secretKey, (await contactWithAddresses(a.secretKey, db)).id);
-  expectError(await put(fresh, { spending_blocked_status: true, signed_up_on: 1700000000, preferred_payment_method_id: UNKNOWN_ID }), 404, 'NOT_FOUND', 'preferred_payment_method_id');
+  expectError(await put(fresh, { spending_blocked_status: true, signed_up_on: 1700000000, preferred_payment_method_id: UNKNOWN_ID }), 400, 'INVALID_REQUEST', 'preferred_payment_method_id');
   expect(await rewardRow(fresh)).toBeNull();
   const before = await rewardRow(primary);
   const audits = await db.auditEntry.count({ where: { entityId: primary } });
-  expectError(await put(primary, { spending_blocked_status: true, signed_up_on: 1700000000, signed_up_organisation_id: otherTenantUnit }), 404, 'NOT_FOUND', 'signed_up_organisation_id');
+  expectError(await put(primary, { spending_blocked_status: true, signed_up_on: 1700000000, signed_up_organisation_id: otherTenantUnit }), 400, 'INVALID_REQUEST', 'signed_up_organisation_id');
   expect(await rewardRow(primary)).toEqual(before);
   expect(await db.auditEntry.count({ where: { entityId: primary } })).toBe(audits);
 });

@@ -70,8 +70,8 @@ describe('POST and DELETE /accounts/{id}/merchants', () => {
   test('one bad entry adds none: a venue (400), an unknown or other organisation\'s unit (404), a repeat (400)', async () => {
     const other = await addAccount(a.secretKey, (await contactWithAddresses(a.secretKey, db)).id);
     expectError(await add(other, [{ organisation_id: units.cafe }, { organisation_id: units.venue }]), 400, 'INVALID_REQUEST', 'merchants.1.organisation_id');
-    expectError(await add(other, [{ organisation_id: units.theirs }, { organisation_id: units.cafe }]), 404, 'NOT_FOUND', 'merchants.0.organisation_id');
-    expectError(await add(other, [{ organisation_id: units.cafe }, { organisation_id: UNKNOWN_ID }]), 404, 'NOT_FOUND', 'merchants.1.organisation_id');
+    expectError(await add(other, [{ organisation_id: units.theirs }, { organisation_id: units.cafe }]), 400, 'INVALID_REQUEST', 'merchants.0.organisation_id');
+    expectError(await add(other, [{ organisation_id: units.cafe }, { organisation_id: UNKNOWN_ID }]), 400, 'INVALID_REQUEST', 'merchants.1.organisation_id');
     expectError(await add(other, [{ organisation_id: units.cafe }, { organisation_id: units.cafe }]), 400, 'INVALID_REQUEST', 'merchants.1.organisation_id');
     expectError(await add(other, []), 400, 'INVALID_REQUEST', 'merchants');
     expectError(await add(other, [{ organisation_id: units.cafe, is_next_visit: 'maybe' }]), 400, 'INVALID_REQUEST', 'merchants.0.is_next_visit');
@@ -79,11 +79,11 @@ describe('POST and DELETE /accounts/{id}/merchants', () => {
     expect(await db.auditEntry.count({ where: { entityType: 'account_rewards', entityId: other } })).toBe(0);
   });
 
-  test('removing answers the merchant id; one not allowed is 404 naming merchant_id', async () => {
+  test('removing answers the merchant id; one not allowed is 404 (the path\'s merchant)', async () => {
     expect((await remove(primary, units.bakery)).body).toEqual({ id: units.bakery });
     expect(await allowed(primary)).toEqual([{ id: units.cafe, name: 'Cafe', is_next_visit: false }]);
-    expectError(await remove(primary, units.bakery), 404, 'NOT_FOUND', 'merchant_id');
-    expectError(await remove(primary, units.theirs), 404, 'NOT_FOUND', 'merchant_id');
+    expectError(await remove(primary, units.bakery), 404, 'NOT_FOUND');
+    expectError(await remove(primary, units.theirs), 404, 'NOT_FOUND');
     expect(await db.auditEntry.count({ where: { entityType: 'account_rewards', entityId: primary, action: 'DISALLOW_MERCHANT' } })).toBe(1);
   });
 
@@ -160,8 +160,8 @@ describe('GET /merchants', () => {
     const res = await list(`reward_scheme_id=${scheme}`);
     expect(res.body.content.map((x: { id: string }) => x.id)).toEqual([m.alpha]);
     expect(res.body.paging.total).toBe(1);
-    expectError(await list(`reward_scheme_id=${otherScheme}`), 404, 'NOT_FOUND', 'reward_scheme_id');
-    expectError(await list(`reward_scheme_id=${UNKNOWN_ID}`), 404, 'NOT_FOUND', 'reward_scheme_id');
+    expectError(await list(`reward_scheme_id=${otherScheme}`), 400, 'INVALID_REQUEST', 'reward_scheme_id');
+    expectError(await list(`reward_scheme_id=${UNKNOWN_ID}`), 400, 'INVALID_REQUEST', 'reward_scheme_id');
     expectError(await list('reward_scheme_id=nope'), 400, 'INVALID_REQUEST', 'reward_scheme_id');
   });
 

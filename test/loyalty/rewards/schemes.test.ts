@@ -90,7 +90,7 @@ test('signing out ends the participation (kept with its end); again is 404; a ne
   expect((await joined(primary)).map((x) => x.id)).not.toContain(s.closed);
   const ended = await participation(primary, s.closed);
   expect(ended?.endedOn).toBeInstanceOf(Date);
-  expectError(await leave(primary, s.closed), 404, 'NOT_FOUND', 'reward_scheme_id');
+  expectError(await leave(primary, s.closed), 404, 'NOT_FOUND');
   expect(await db.auditEntry.count({ where: { entityType: 'account_rewards', entityId: primary, action: 'LEAVE_SCHEME' } })).toBe(1);
 
   // The scheme's rule still applies to the re-opening.
@@ -100,12 +100,12 @@ test('signing out ends the participation (kept with its end); again is 404; a ne
   expect(await db.accountRewardScheme.count({ where: { accountId: primary, schemeId: s.closed } })).toBe(1);
 });
 
-test("unknown and other organisations' schemes are 404 naming reward_scheme_id; a scheme never joined too", async () => {
-  expectError(await join(primary, { reward_scheme_id: theirScheme }), 404, 'NOT_FOUND', 'reward_scheme_id');
-  expectError(await join(primary, { reward_scheme_id: UNKNOWN_ID }), 404, 'NOT_FOUND', 'reward_scheme_id');
-  expectError(await leave(primary, theirScheme), 404, 'NOT_FOUND', 'reward_scheme_id');
+test("joining an unknown or another organisation's scheme is 400 naming reward_scheme_id; leaving one never joined is 404", async () => {
+  expectError(await join(primary, { reward_scheme_id: theirScheme }), 400, 'INVALID_REQUEST', 'reward_scheme_id');
+  expectError(await join(primary, { reward_scheme_id: UNKNOWN_ID }), 400, 'INVALID_REQUEST', 'reward_scheme_id');
+  expectError(await leave(primary, theirScheme), 404, 'NOT_FOUND');
   const fresh = await addAccount(a.secretKey, (await contactWithAddresses(a.secretKey, db)).id);
-  expectError(await leave(fresh, s.open), 404, 'NOT_FOUND', 'reward_scheme_id');
+  expectError(await leave(fresh, s.open), 404, 'NOT_FOUND');
   expectError(await join(primary, { reward_scheme_id: s.open, signed_up_on: -5 }), 400, 'INVALID_REQUEST', 'signed_up_on');
   expectError(await join(primary, { reward_scheme_id: s.open, extra: 1 }), 400, 'INVALID_REQUEST', 'extra');
 });

@@ -115,17 +115,17 @@ test('a variable type gives a voucher without value and with its bounds; MONTH v
   expect(w.expirationDate.getTime() - w.createdAt.getTime()).toBe(21 * 86_400_000);
 });
 
-test('refusals: unknown contact or type (404 naming it), another organisation\'s type, an anonymized contact (409); nothing is written', async () => {
+test('refusals: unknown contact or type (400 naming it), another organisation\'s type, an anonymized contact (409); nothing is written', async () => {
   const c = await contact(tenant);
   const typeId = await voucherType(tenant);
   const before = await scopedClient(root, tenant.organisationId).voucher.count();
-  expectError(await api('POST', '/vouchers', { key, body: { contact_id: 'no-such-code', voucher_type_id: typeId } }), 404, 'NOT_FOUND', 'contact_id');
-  expectError(await api('POST', '/vouchers', { key, body: { contact_id: UNKNOWN_ID, voucher_type_id: typeId } }), 404, 'NOT_FOUND', 'contact_id');
-  expectError(await api('POST', '/vouchers', { key, body: { contact_id: c.id, voucher_type_id: UNKNOWN_ID } }), 404, 'NOT_FOUND', 'voucher_type_id');
+  expectError(await api('POST', '/vouchers', { key, body: { contact_id: 'no-such-code', voucher_type_id: typeId } }), 400, 'INVALID_REQUEST', 'contact_id');
+  expectError(await api('POST', '/vouchers', { key, body: { contact_id: UNKNOWN_ID, voucher_type_id: typeId } }), 400, 'INVALID_REQUEST', 'contact_id');
+  expectError(await api('POST', '/vouchers', { key, body: { contact_id: c.id, voucher_type_id: UNKNOWN_ID } }), 400, 'INVALID_REQUEST', 'voucher_type_id');
   const foreignType = await voucherType(other);
-  expectError(await api('POST', '/vouchers', { key, body: { contact_id: c.id, voucher_type_id: foreignType } }), 404, 'NOT_FOUND', 'voucher_type_id');
+  expectError(await api('POST', '/vouchers', { key, body: { contact_id: c.id, voucher_type_id: foreignType } }), 400, 'INVALID_REQUEST', 'voucher_type_id');
   const foreignContact = await contact(other);
-  expectError(await api('POST', '/vouchers', { key, body: { contact_id: foreignContact.id, voucher_type_id: typeId } }), 404, 'NOT_FOUND', 'contact_id');
+  expectError(await api('POST', '/vouchers', { key, body: { contact_id: foreignContact.id, voucher_type_id: typeId } }), 400, 'INVALID_REQUEST', 'contact_id');
   expectError(await api('POST', '/vouchers', { key, body: { contact_id: c.id, voucher_type_id: 'not-a-guid' } }), 400, 'INVALID_REQUEST', 'voucher_type_id');
   expectError(await api('POST', '/vouchers', { key, body: { contact_id: c.id, voucher_type_id: typeId, secret_number: '1' } }), 400, 'INVALID_REQUEST', 'secret_number');
 

@@ -53,7 +53,7 @@ export function templateRoutes(): RouteDef[] {
       description:
         'What POST /communications with this template_id would carry for the contact (the same choice of language and the same rendering), ' +
         'written nowhere and sent to no one. It shows a contact\'s personal data, so it takes a secret key or a user with contacts:read ' +
-        'as well as communications:read (403 naming contact_id); public keys are refused. Unknown contact: 404 naming contact_id.',
+        'as well as communications:read (403 naming contact_id); public keys are refused. Unknown contact: 400 naming contact_id.',
       params: idParams, body: s.templateRenderBody, response: s.templateRendered, errors: [403, 404],
       example: { contact_id: 'C-1001', language: 'eng', channel: 'EMAIL' },
       // Writes nothing.

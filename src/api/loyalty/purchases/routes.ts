@@ -2,7 +2,7 @@
 // feed (spec 4.1, 4.8, 4.9; docs/loyalty.md). Purchases write only through the ledger, on the
 // pipeline's own pg transaction (`transaction: 'sql'`).
 import { findContactId } from '../../../domain/contacts/lookup';
-import { invalid } from '../../../domain/errors';
+import { inField, invalid } from '../../../domain/errors';
 import { activityFeed } from '../../../domain/loyalty/activity-feed';
 import { purchaseFacts } from '../../../domain/loyalty/purchases/event-record';
 import { listPurchases } from '../../../domain/loyalty/purchases/list';
@@ -35,7 +35,7 @@ export function purchaseRoutes(deps: AppDeps): RouteDef[] {
       method: 'post', path: '/purchases', operationId: 'createPurchase', tag: TAG, auth: write,
       summary: 'Post a purchase: spend, awards and tier in one transaction',
       description: 'The contact by `contact_id` (id or code) or `cim`. 409 ALREADY_EXISTS on a reference_number used before (nothing is awarded twice); 409 SPENDING_BLOCKED, INSUFFICIENT_BALANCE, LIMIT_EXCEEDED on the spend.',
-      body: purchaseBody, response: purchaseResponse, errors: [404, 409], transaction: 'sql', example: EXAMPLE,
+      body: purchaseBody, response: purchaseResponse, errors: [409], transaction: 'sql', example: EXAMPLE,
       handler: async ({ ctx, body }) => {
         const posted = await postPurchase(moneyContext(ctx), body);
         return { id: posted.id, ...issuedVouchers(posted) };
@@ -51,7 +51,7 @@ export function purchaseRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'get', path: '/purchases', operationId: 'listPurchases', tag: TAG, auth: read,
       summary: 'Search purchases', description: 'Without performed_on_from: the last 10 purchases matching the other filters.',
-      query: purchaseListQuery, response: namedList('purchases', purchaseItem), errors: [404],
+      query: purchaseListQuery, response: namedList('purchases', purchaseItem),
       handler: async ({ ctx, query }) => {
         const contactId = query.contact_id === undefined ? undefined : await findContactId(ctx.sql, query.contact_id, 'contact_id');
         const page = await listPurchases(ctx.sql, { ...query, contactId });
@@ -62,7 +62,7 @@ export function purchaseRoutes(deps: AppDeps): RouteDef[] {
       method: 'post', path: '/purchases/ad_hoc_return', operationId: 'returnPurchase', tag: TAG, auth: write,
       summary: 'Return part of a purchase found by its reference number',
       description: "Reverses the return's share of the awards and gives back its share of the spend. 200 `{id}` of the purchase, or 200 without a body when the contact has no purchase of that reference. 409 RETURN_EXCEEDS_PURCHASE, PURCHASE_CANCELLED.",
-      body: returnBody, response: idResponse.optional(), errors: [404, 409], transaction: 'sql',
+      body: returnBody, response: idResponse.optional(), errors: [409], transaction: 'sql',
       example: { contact_id: SOME_ID, reference_number: 'POS-2026-000123', amount: 5 },
       handler: async ({ ctx, body }) => (await returnPurchase(moneyContext(ctx), body)) ?? undefined,
     }),
@@ -70,13 +70,13 @@ export function purchaseRoutes(deps: AppDeps): RouteDef[] {
       method: 'post', path: '/events', operationId: 'submitEvent', tag: TAG, auth: write,
       summary: 'Submit a customer event and get its event record',
       description: 'type PURCHASE with `purchase` (the POST /purchases body) posts the purchase through the same code and answers 201 with the record of what it did. Other types: 400.',
-      body: eventBody, response: eventRecord, status: 201, errors: [404, 409], transaction: 'sql',
+      body: eventBody, response: eventRecord, status: 201, errors: [409], transaction: 'sql',
       example: { type: 'PURCHASE', purchase: { ...EXAMPLE, reference_number: 'POS-2026-000124' } },
       handler: async ({ ctx, body }) => {
         if (body.type.toUpperCase() !== 'PURCHASE') throw invalid('type', `Event type ${body.type} is not supported; supported: PURCHASE`);
         if (!body.purchase) throw invalid('purchase', 'A PURCHASE event carries the purchase');
         const submittedOn = nowSeconds();
-        const posted = await postPurchase(moneyContext(ctx), body.purchase, submittedOn);
+        const posted = await inField('purchase', () => postPurchase(moneyContext(ctx), body.purchase!, submittedOn));
         return presentPurchaseEvent(posted, await purchaseFacts(ctx.sql, posted), submittedOn);
       },
     }),

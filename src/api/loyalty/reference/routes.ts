@@ -65,9 +65,9 @@ export function loyaltyReferenceRoutes(): RouteDef[] {
       item: s.rewardOfferItem, present: presentRewardOffer,
       create: {
         description:
-          'An award rule of the scheme reward_scheme_id (unknown: 404 naming it). products[] and merchants[] restrict it (empty: every product, every merchant of the scheme); ' +
+          'An award rule of the scheme reward_scheme_id (unknown: 400 naming it). products[] and merchants[] restrict it (empty: every product, every merchant of the scheme); ' +
           'an unknown product, type, family, merchant, spend condition or voucher type answers 400 naming it. award_value > 0, at most 100 for PERCENTAGE; valid_to later than valid_from.',
-        body: s.rewardOfferCreateBody, errors: [404, 409], run: createRewardOffer,
+        body: s.rewardOfferCreateBody, run: createRewardOffer,
         example: {
           reward_scheme_id: SOME_ID, name: '5% back on coffee', code: 'COFFEE-5', description: 'Every coffee, all year', life_cycle_state: 'ACTIVE',
           award_type: 'PERCENTAGE', award_value: 5, minimum_purchase: 2.5, products: [{ id_type: 'FAMILY', id: SOME_ID }], merchants: [],

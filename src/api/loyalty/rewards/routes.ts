@@ -34,7 +34,7 @@ export function rewardRoutes(): RouteDef[] {
       method: 'put', path: '/accounts/{id}/rewards', operationId: 'updateAccountRewards', tag: TAG, auth: write,
       summary: "Update a primary account's reward attributes (partial)",
       description:
-        `${WRITE_RULES} signed_up_organisation_id names the organisation itself or one of its units (another organisation's: 404 naming it). ` +
+        `${WRITE_RULES} signed_up_organisation_id names the organisation itself or one of its units (another organisation's: 400 naming it). ` +
         'spending_blocked_status true records when and by whom (a second true keeps the first); false clears both. ' +
         'automatic_spend_settings is partial too; enabling automatic spend needs a preference. ' +
         "preferred_payment_method_id must be a CARD or BANK (direct debit) payment method of the account's contact (else 400).",
@@ -62,7 +62,7 @@ export function rewardRoutes(): RouteDef[] {
       method: 'post', path: '/accounts/{id}/merchants', operationId: 'addAccountMerchants', tag: TAG, auth: write,
       summary: 'Allow merchants for automatic spend',
       description:
-        `${WRITE_RULES} Each organisation_id must be a unit of type MERCHANT of this organisation (unknown: 404, another type: 400, naming merchants.N.organisation_id); ` +
+        `${WRITE_RULES} Each organisation_id must be a unit of type MERCHANT of this organisation (unknown or another type: 400 naming merchants.N.organisation_id); ` +
         'one bad entry adds none. A merchant already allowed stays allowed and takes the is_next_visit given (idempotent). Answers the merchant ids.',
       params: idParams, body: rewardMerchantsBody, response: merchantsResponse, errors: [404, 409],
       example: { merchants: [{ organisation_id: SOME_ID, is_next_visit: true }] },
@@ -71,7 +71,7 @@ export function rewardRoutes(): RouteDef[] {
     route({
       method: 'delete', path: '/accounts/{id}/merchants/{merchant_id}', operationId: 'removeAccountMerchant', tag: TAG, auth: write,
       summary: 'Stop allowing a merchant',
-      description: `${WRITE_RULES} A merchant the account does not allow answers 404 naming merchant_id. Answers the merchant id.`,
+      description: `${WRITE_RULES} A merchant the account does not allow answers 404. Answers the merchant id.`,
       params: merchantParams, response: idResponse, errors: [404, 409],
       handler: ({ ctx, params }) => disallowMerchant(ctx.db, actorOf(ctx), params.id, params.merchant_id),
     }),
@@ -89,7 +89,7 @@ export function rewardRoutes(): RouteDef[] {
     route({
       method: 'delete', path: '/accounts/{id}/reward_schemes/{reward_scheme_id}', operationId: 'leaveRewardScheme', tag: TAG, auth: write,
       summary: 'Sign the account out of a reward scheme',
-      description: `${WRITE_RULES} Ends the participation (kept, with its end date); not joined: 404 naming reward_scheme_id. Answers the scheme id.`,
+      description: `${WRITE_RULES} Ends the participation (kept, with its end date); not joined: 404. Answers the scheme id.`,
       params: schemeParams, response: idResponse, errors: [404, 409],
       handler: ({ ctx, params }) => leaveScheme(ctx.db, actorOf(ctx), params.id, params.reward_scheme_id),
     }),
@@ -99,7 +99,7 @@ export function rewardRoutes(): RouteDef[] {
       description:
         'The units of type MERCHANT (GET /organisations has them all), as {content[], paging} (spec 4.4). Sortable by name, code, created_on (default: newest first). ' +
         "is_parent is true when the merchant has no units below it (spec 2.13's definition). creatives is always empty: nothing stores creatives yet.",
-      query: merchantListQuery, response: merchantList, errors: [404],
+      query: merchantListQuery, response: merchantList,
       handler: async ({ ctx, query }) => {
         const page = await listMerchants(ctx.db, ctx.organisationId, listArgs(query, MERCHANT_SORT), query);
         return contentPage(query, page.rows.map(presentMerchant), page.total);

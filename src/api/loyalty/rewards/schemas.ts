@@ -24,7 +24,7 @@ export const autoSpendBody = z.strictObject({
 export const rewardsUpdateBody = z.strictObject({
   signed_up_on: zEpoch.nullable().optional().meta({ description: 'When the account signed up to rewards (epoch seconds); null clears it.' }),
   signed_up_organisation_id: zId.nullable().optional().meta({
-    description: "The organisation itself or one of its business-network units (GET /organisations); another organisation's answers 404 naming this field. null clears it.",
+    description: "The organisation itself or one of its business-network units (GET /organisations); another organisation's answers 400 naming this field. null clears it.",
   }),
   spending_blocked_status: zBool.optional().meta({
     description: 'true blocks spending from the wallet (purchases answer 409 SPENDING_BLOCKED) and records when and by whom; false lifts the block and clears both.',
@@ -67,7 +67,7 @@ export const schemeParams = z.object({ id: zId, reward_scheme_id: zId });
 export const MERCHANT_SORT_FIELDS = ['name', 'code', 'created_on'] as const;
 
 export const merchantListQuery = pagingQuery(MERCHANT_SORT_FIELDS).extend({
-  reward_scheme_id: zId.optional().meta({ description: 'Only the merchants taking part in this reward scheme (404 naming it when the scheme does not exist).' }),
+  reward_scheme_id: zId.optional().meta({ description: 'Only the merchants taking part in this reward scheme (400 naming it when the scheme does not exist).' }),
   include_schemes: zBool.optional().meta({ description: 'true adds schemes[] to each merchant.' }),
   include_venues: zBool.optional().meta({ description: 'true adds venues[] (the units of type VENUE directly below the merchant) to each merchant.' }),
 });

@@ -21,8 +21,8 @@ export function voucherRoutes(): RouteDef[] {
       description:
         'The voucher copies its type\'s value (or minimum and maximum), extra value, currency, validity, classification and category; '
         + 'it expires validity_period × validity_UOT after issue. The answer carries the 16-digit `secret_number` once: only a keyed hash of it is kept. '
-        + '404 for an unknown contact or type (naming it); 409 CONTACT_ANONYMIZED.',
-      body: voucherIssueBody, response: voucherIssued, errors: [404, 409], transaction: 'sql',
+        + '400 for an unknown contact or type (naming it); 409 CONTACT_ANONYMIZED.',
+      body: voucherIssueBody, response: voucherIssued, errors: [409], transaction: 'sql',
       example: { voucher_type_id: SOME_ID, contact_id: 'C-1001', custom_fields: [{ key: 'campaign', value: 'spring' }] },
       handler: async ({ ctx, body }) => {
         const issued = await issueVoucher(ctx.sql, actorOf(ctx), { contactId: body.contact_id, voucherTypeId: body.voucher_type_id, customFields: body.custom_fields });

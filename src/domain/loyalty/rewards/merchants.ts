@@ -38,7 +38,7 @@ export async function disallowMerchant(tx: Tx, actor: AuditActor, accountId: str
   const { organisationId } = actor;
   await lockPrimaryAccount(tx, organisationId, accountId);
   const { count } = await tx.accountMerchant.deleteMany({ where: { organisationId, accountId, unitId: merchantId } });
-  if (!count) throw notFound('Allowed merchant', 'merchant_id');
+  if (!count) throw notFound('Allowed merchant');
   await audit(tx, actor, { action: 'DISALLOW_MERCHANT', entityType: REWARDS_ENTITY, entityId: accountId, changes: { merchant_id: merchantId } });
   return { id: merchantId };
 }

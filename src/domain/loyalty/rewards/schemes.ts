@@ -54,7 +54,7 @@ export async function leaveScheme(tx: Tx, actor: AuditActor, accountId: string, 
   const { organisationId } = actor;
   await lockPrimaryAccount(tx, organisationId, accountId);
   const { count } = await tx.accountRewardScheme.updateMany({ where: { organisationId, accountId, schemeId, endedOn: null }, data: { endedOn: now } });
-  if (!count) throw notFound('Reward scheme participation', 'reward_scheme_id');
+  if (!count) throw notFound('Reward scheme participation');
   await audit(tx, actor, { action: 'LEAVE_SCHEME', entityType: REWARDS_ENTITY, entityId: accountId, changes: { reward_scheme_id: schemeId } });
   return { id: schemeId };
 }

@@ -77,7 +77,7 @@ export function transactionEntries(sql: OrgSql, transactionId: string): Promise<
 
 async function findTransaction(sql: OrgSql, contactId: string, id: string) {
   const [t] = await sql.rows<{ id: string; walletId: string | null; classification: string; lifeCycleState: string; amount: string; purchaseId: string | null }>(TRANSACTION, [id, contactId]);
-  if (!t) throw notFound('Wallet transaction', 'transaction_id');
+  if (!t) throw notFound('Wallet transaction');
   return t;
 }
 
