@@ -4,6 +4,7 @@ import type { RouteDef } from '../src/api/route';
 import { allRoutes } from '../src/api/routes';
 import { COMMON_AREA, ERROR_CODES } from '../src/domain/error-codes';
 import { api } from './support/api';
+import { createTenant } from './support/tenants';
 
 type Json = Record<string, any>;
 
@@ -140,6 +141,24 @@ describe('OpenAPI document', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     doc = res.body;
+  });
+
+  it('states the GUID rule as a pattern wherever a parameter takes a GUID, the very one input applies', async () => {
+    const guids = Object.values(doc.paths as Json).flatMap((ops: Json) =>
+      Object.values(ops).flatMap((op: Json) => (op.parameters ?? []).filter((p: Json) => /^GUID\b/.test(p.description ?? ''))),
+    );
+    expect(guids.length).toBeGreaterThan(100);
+    const patterns = new Set(guids.map((p: Json) => p.schema.pattern));
+    expect([...patterns]).toEqual([expect.any(String)]);
+    // What a generator reading the pattern sends, the service takes; what it refuses, the service refuses.
+    const pattern = new RegExp([...patterns][0] as string);
+    const someId = '0190F0E47B3A7C1E9A556F2D4C1B2A10';
+    expect(pattern.test(someId) && pattern.test('0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10')).toBe(true);
+    expect(pattern.test('0190f0e4-7b3a7c1e-9a55-6f2d4c1b2a10') || pattern.test('g190f0e47b3a7c1e9a556f2d4c1b2a10')).toBe(false);
+    const key = (await createTenant('GUID pattern')).secretKey;
+    expect((await api('GET', `/reward_tiers/${someId}`, { key })).status).toBe(404);
+    const refused = await api('GET', '/reward_tiers/0190f0e4-7b3a7c1e-9a55-6f2d4c1b2a10', { key });
+    expect([refused.status, refused.body.attribute]).toEqual([400, 'id']);
   });
 
   it('is OpenAPI 3.1 with info, server and security schemes', () => {

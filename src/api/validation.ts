@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { alpha3Of } from '../domain/contacts/countries';
-import { isId, normaliseId } from '../domain/ids';
+import { ID_PATTERN, normaliseId } from '../domain/ids';
 import { Money } from '../domain/money';
 
 export { whenParsed, zBool } from '../domain/input-values';
@@ -8,7 +8,7 @@ export { whenParsed, zBool } from '../domain/input-values';
 /** A GUID: 32 hex characters or hyphenated, any case; normalised to lower-case hyphenated. */
 export const zId = z
   .string()
-  .refine(isId, { message: 'must be a GUID (32 hex characters or hyphenated form)' })
+  .regex(ID_PATTERN, 'must be a GUID (32 hex characters or hyphenated form)')
   .transform(normaliseId)
   .meta({ description: 'GUID, 32 hex characters or hyphenated form.', example: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10' });
 

@@ -18,7 +18,8 @@ export function newId(): string {
   return formatUuid(bytes.toString('hex'));
 }
 
-const ID_PATTERN = /^(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+/** A GUID as input takes it; no flags, so the OpenAPI document can state it as the `pattern` it is. */
+export const ID_PATTERN = /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 
 export function isId(value: string): boolean {
   return ID_PATTERN.test(value);
