@@ -1,7 +1,10 @@
 // Lists, in one shape (API-CONVENTIONS "Lists"): the validated query becomes skip/take/order for
 // the domain (`listArgs`), and the domain's `{ rows, total }` becomes one of spec.md's envelopes.
 import { z } from 'zod';
+import { offsetOf } from '../db/sql-params';
 import type { ListArgs, NameCodeFilter, OrderTerm, Paging } from '../domain/lists';
+
+export { offsetOf };
 
 export type { ListArgs, ListPage, NameCodeFilter, Paging } from '../domain/lists';
 
@@ -23,7 +26,7 @@ export function listArgs(q: ListQuery, sortFields: Record<string, SortField> = {
   const dir: Direction = q.order === 'ASC' ? 'asc' : 'desc';
   const chosen = (q.sort && sortFields[q.sort]) || defaultField;
   const term: OrderTerm = typeof chosen === 'string' ? { [chosen]: dir } : { [chosen.field]: { sort: dir, nulls: 'last' } };
-  return { skip: (q.page - 1) * q.size, take: q.size, orderBy: chosen === 'id' ? [term] : [term, { id: dir }] };
+  return { skip: offsetOf(q), take: q.size, orderBy: chosen === 'id' ? [term] : [term, { id: dir }] };
 }
 
 export const pagingSchema = z.object({ page: z.number().int(), size: z.number().int(), total: z.number().int() });

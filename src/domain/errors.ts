@@ -43,7 +43,7 @@ export async function inField<T>(field: string, run: () => Promise<T>): Promise<
   }
 }
 
-/** The row a lookup found, or 404 naming `what` (and `attribute` when a body field named it). */
+/** The row a lookup found, or notFound(what, attribute): 404, or 400 naming the body field that named it. */
 export function found<T>(row: T | null | undefined, what: string, attribute?: string): T {
   if (row === null || row === undefined) throw notFound(what, attribute);
   return row;

@@ -2,7 +2,7 @@
 // automation ran for, with each action's outcome, read from the runs' adaptor action records.
 import type { z } from 'zod';
 import { listRuns, type AutomationRun } from '../../domain/automations/runs';
-import { contentPage } from '../lists';
+import { contentPage, offsetOf } from '../lists';
 import { epoch } from '../present';
 import { route, type RouteDef } from '../route';
 import { idParams } from '../validation';
@@ -44,7 +44,7 @@ export function runRoutes(tag: string, auth: { scope: 'automations:read' }): Rou
         'state is derived from the records: a run whose workflow failed in Temporal before finishing shows what it recorded (see the Temporal UI: workflow_id).',
       params: idParams, query: runListQuery, response: runList, errors: [404],
       handler: async ({ ctx, params, query }) => {
-        const page = await listRuns(ctx.sql, params.id, { skip: (query.page - 1) * query.size, take: query.size, direction: query.order });
+        const page = await listRuns(ctx.sql, params.id, { skip: offsetOf(query), take: query.size, direction: query.order });
         return contentPage(query, page.rows.map(presentRun), page.total);
       },
     }),

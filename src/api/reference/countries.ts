@@ -1,7 +1,7 @@
 // GET /countries: the service's own ISO 3166-1 table (docs/contacts.md "Countries"), so a client's
 // country picker offers exactly the codes the API accepts.
 import { listCountries } from '../../domain/reference/countries';
-import { contentPage } from '../lists';
+import { contentPage, offsetOf } from '../lists';
 import { route, type RouteDef } from '../route';
 import { TAG } from './catalogue-routes';
 import { countryList, countryListQuery } from './schemas';
@@ -18,7 +18,7 @@ export function countryRoutes(): RouteDef[] {
       handler: async ({ query }) => {
         const page = listCountries({
           searchValue: query.search_value, sort: query.sort ?? 'name', descending: query.order === 'DESC',
-          skip: (query.page - 1) * query.size, take: query.size,
+          skip: offsetOf(query), take: query.size,
         });
         return contentPage(query, page.rows.map((c) => ({ code: c.code, alpha_2: c.alpha2, name: c.name })), page.total);
       },

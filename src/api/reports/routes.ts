@@ -6,7 +6,7 @@ import { PREVIEW_COLUMNS, PREVIEW_ROWS, previewReport } from '../../domain/repor
 import { compileReport } from '../../domain/reports/query';
 import { createReportRun, getReportRun, listReportRuns, reportRecipient } from '../../domain/reports/runs';
 import type { AppDeps } from '../deps';
-import { contentPage, listArgs } from '../lists';
+import { contentPage, listArgs, offsetOf } from '../lists';
 import { fromZod } from '../middleware/errors';
 import { groupAuth, route, type RouteDef } from '../route';
 import { idResponse } from '../validation';
@@ -50,7 +50,7 @@ export function reportRoutes(deps: AppDeps): RouteDef[] {
       handler: async ({ query }) => {
         const all = [...reportDefs()];
         if (query.sort === 'name') all.sort((a, b) => a.name.localeCompare(b.name) * (query.order === 'ASC' ? 1 : -1));
-        return contentPage(query, all.slice((query.page - 1) * query.size, query.page * query.size).map(presentReport), all.length);
+        return contentPage(query, all.slice(offsetOf(query), offsetOf(query) + query.size).map(presentReport), all.length);
       },
     }),
     route({

@@ -14,7 +14,7 @@ const REF_TABLES = { category: ['contact_categories', 'Contact category'], tier:
 
 /**
  * The id of the category or tier a list filter names, undefined without a filter. One that
- * names nothing is 404 naming the parameter (as GET /merchants does for reward_scheme_id): an
+ * names nothing is 400 naming the parameter (as GET /merchants does for reward_scheme_id): an
  * empty page would hide a typo.
  */
 export async function resolveRef(sql: OrgSql, kind: keyof typeof REF_TABLES, ref: RefFilter): Promise<string | undefined> {

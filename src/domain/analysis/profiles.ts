@@ -65,7 +65,7 @@ const EXTRAS = `
 /**
  * The profiles in the order asked for: ids and codes in request order (each contact once), a
  * search newest registered first. An id or code that names no contact of the organisation is
- * 404 naming it (`ids.N`, `codes.N`); a search matching more than PROFILE_CAP is 400 naming `search`.
+ * 400 naming it (`ids.N`, `codes.N`); a search matching more than PROFILE_CAP is 400 naming `search`.
  */
 export async function contactProfiles(sql: OrgSql, selector: ProfileSelector): Promise<ContactProfile[]> {
   const params = new SqlParams();

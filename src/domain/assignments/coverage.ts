@@ -77,7 +77,7 @@ export function prefixes(postCode: string): string[] {
   return Array.from({ length: Math.min(postCode.length, 10) }, (_, i) => postCode.slice(0, Math.min(postCode.length, 10) - i));
 }
 
-/** Coverage belongs to a unit of the network (not the tenant itself): 404 naming organisation_id otherwise. */
+/** Coverage belongs to a unit of the network (not the tenant itself): 400 naming organisation_id otherwise. */
 async function coverageUnit(tx: Tx, organisationId: string, id: string): Promise<string> {
   const unit = await tx.networkUnit.findFirst({ where: { organisationId, id }, select: { id: true } });
   if (!unit) throw notFound('Organisation unit', 'organisation_id');

@@ -11,7 +11,7 @@ export function userName(u: { username: string; firstName: string | null; lastNa
 
 export const USER_NAME_SELECT = { id: true, username: true, firstName: true, lastName: true } satisfies Prisma.UserSelect;
 
-/** Each id is a user of the organisation: 404 naming user_ids.N otherwise. */
+/** Each id is a user of the organisation: 400 naming user_ids.N otherwise. */
 export async function checkUsers(tx: Tx, organisationId: string, ids: string[]): Promise<void> {
   if (!ids.length) return;
   const rows = await tx.user.findMany({ where: { organisationId, id: { in: ids } }, select: { id: true } });
@@ -21,7 +21,7 @@ export async function checkUsers(tx: Tx, organisationId: string, ids: string[]):
   });
 }
 
-/** `id` as a unit id: null for the tenant itself, the unit's id for one of its units, else 404 naming `attribute`. */
+/** `id` as a unit id: null for the tenant itself, the unit's id for one of its units, else 400 naming `attribute`. */
 export async function unitOrTenant(tx: Tx, organisationId: string, id: string | null | undefined, attribute: string): Promise<string | null> {
   if (id == null || id === organisationId) return null;
   const unit = await tx.networkUnit.findFirst({ where: { organisationId, id }, select: { id: true } });

@@ -102,7 +102,7 @@ export async function resolveAssignee(
   }
 }
 
-/** A user of the organisation (404 naming user_id); a disabled one cannot take work. */
+/** A user of the organisation (400 naming user_id); a disabled one cannot take work. */
 async function specificUser(tx: Tx, organisationId: string, id: string): Promise<IdName> {
   const user = await tx.user.findFirst({ where: { organisationId, id }, select: { id: true, username: true, firstName: true, lastName: true, disabledAt: true } });
   if (!user) throw notFound('User', 'user_id');
@@ -110,7 +110,7 @@ async function specificUser(tx: Tx, organisationId: string, id: string): Promise
   return { id: user.id, name: userName(user) };
 }
 
-/** The tenant itself or one of its units; 404 naming organisation_id otherwise. */
+/** The tenant itself or one of its units; 400 naming organisation_id otherwise. */
 async function organisationOrUnit(tx: Tx, organisationId: string, id: string): Promise<IdName> {
   if (id === organisationId) return tenantIdName(tx, organisationId);
   return found(await tx.networkUnit.findFirst({ where: { organisationId, id }, select: { id: true, name: true } }), 'Organisation', 'organisation_id');

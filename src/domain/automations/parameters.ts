@@ -106,7 +106,7 @@ function checkValue(def: ParameterDef, v: Scalar, at: string): string {
   }
 }
 
-/** 404 naming the first GUID parameter that names no record of the organisation. */
+/** 400 naming the first GUID parameter that names no record of the organisation. */
 export async function checkReferences(tx: Tx, organisationId: string, references: Reference[]): Promise<void> {
   for (const r of references) {
     if (!(await exists(tx, organisationId, r.ref, r.id))) throw notFound(WHAT[r.ref], r.attribute);

@@ -126,13 +126,13 @@ export async function createCommunication(tx: Tx, actor: AuditActor, input: Comm
   return { id };
 }
 
-/** The contact named by `contact_id` (id or code); 404 naming it. */
+/** The contact named by `contact_id` (id or code); 400 naming it. */
 const recipientContact = (tx: Tx, organisationId: string, idOrCode: string) =>
   findContact(tx, organisationId, idOrCode).catch((err) => {
     throw err?.code === 'NOT_FOUND' ? notFound('Contact', 'contact_id') : err;
   });
 
-/** A stored template's contents in order, as renderMessage takes them; 404 naming `attribute`. */
+/** A stored template's contents in order, as renderMessage takes them; 400 naming `attribute`. */
 async function templateContents(tx: Tx, organisationId: string, templateId: string, attribute?: string): Promise<LanguageContent[]> {
   const template = await tx.communicationTemplate.findFirst({ where: { organisationId, id: templateId }, include: { contents: { orderBy: { position: 'asc' } } } });
   if (!template) throw notFound('Communication template', attribute);

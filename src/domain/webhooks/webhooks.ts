@@ -141,7 +141,7 @@ export async function listWebhooks(tx: Tx, organisationId: string, args: ListArg
   return { rows: rows.map((r) => ({ ...r, counts: counts.get(r.id) ?? zero() })), total };
 }
 
-/** The webhook, or 404 naming `attribute` (also for another organisation's id). */
+/** The webhook, or 404 (400 naming `attribute` when a body field named it; also for another organisation's id). */
 export async function getWebhookRow(tx: Tx, organisationId: string, id: string, attribute?: string): Promise<Webhook> {
   return found(await tx.webhook.findFirst({ where: { organisationId, id } }), 'Webhook', attribute);
 }

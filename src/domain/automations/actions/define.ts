@@ -10,7 +10,7 @@ import type { AdaptorCode } from './adaptors';
 import type { ActionOutcome, RunContext } from './run-context';
 
 /**
- * INTEGER (min..max), UUID (naming a record of `ref` in the organisation: 404 otherwise), ENUM
+ * INTEGER (min..max), UUID (naming a record of `ref` in the organisation: 400 otherwise), ENUM
  * (one of `values`), STRING (up to `max` characters).
  */
 export type ParameterValueType = 'STRING' | 'INTEGER' | 'UUID' | 'ENUM';

@@ -32,7 +32,7 @@ const ENTITY = 'reward_offer';
 
 export async function createRewardOffer(tx: Tx, actor: AuditActor, input: RewardOfferInput): Promise<{ id: string }> {
   const { organisationId } = actor;
-  // The scheme owns the offer (as a wallet owns a journal): an unknown one is 404 naming it.
+  // The scheme owns the offer (as a wallet owns a journal): an unknown one is 400 naming it.
   const scheme = await tx.rewardScheme.findFirst({ where: { organisationId, id: input.reward_scheme_id }, select: { id: true } });
   if (!scheme) throw notFound('Reward scheme', 'reward_scheme_id');
   checkAward(input.award_type, input.award_value);
