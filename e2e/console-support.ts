@@ -122,5 +122,17 @@ export async function waitForFieldError(field: Locator): Promise<string | null> 
   return fieldError(field);
 }
 
-/** Whether the page scrolls sideways (a table too wide scrolls inside its own container instead). */
-export const scrollsSideways = (page: Page) => page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');
+/**
+ * Whether the page scrolls sideways (a table too wide scrolls inside its own container instead).
+ * After a viewport change, charts resize on their ResizeObserver's next turn, so a page that still
+ * scrolls is looked at again for up to 3 s: only one that keeps scrolling answers true.
+ */
+export async function scrollsSideways(page: Page): Promise<boolean> {
+  const scrolls = () => page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');
+  const until = Date.now() + 3_000;
+  while (await scrolls()) {
+    if (Date.now() > until) return true;
+    await page.waitForTimeout(100);
+  }
+  return false;
+}
