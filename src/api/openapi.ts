@@ -6,6 +6,7 @@ import { bodyRequired, type RouteDef } from './route';
 import { MAX_MEMBERS, MAX_NESTING } from './middleware/nesting';
 import { COMMON_AREA, ERROR_CODES, codesOf } from '../domain/error-codes';
 import { SCOPES } from '../domain/identity/scopes';
+import { DOCUMENTED_INPUT } from './validation';
 
 /**
  * The OpenAPI 3.1 document, generated from the same route list and zod schemas that the app
@@ -305,7 +306,9 @@ function toJson(schema: z.ZodType, io: Io): { schema: Json; defs: Record<string,
     target: 'draft-2020-12',
     unrepresentable: 'any',
     override: ({ zodSchema, jsonSchema }) => {
-      // zod's integer() bounds are the safe-integer range: noise for readers.
+      if (io === 'input') return writeDocumented(zodSchema as unknown as z.ZodType, jsonSchema as Json);
+      // zod's integer() bounds are the safe-integer range: noise for readers of an answer (a
+      // request's bound stays: a larger number is refused).
       if (jsonSchema.minimum === -SAFE) delete jsonSchema.minimum;
       if (jsonSchema.maximum === SAFE) delete jsonSchema.maximum;
       // Responses may gain fields over time: only strict (request) objects forbid extra ones.
@@ -313,9 +316,42 @@ function toJson(schema: z.ZodType, io: Io): { schema: Json; defs: Record<string,
       if (io === 'output' && def.type === 'object' && def.catchall === undefined) delete jsonSchema.additionalProperties;
     },
   }) as Json;
+  if (io === 'input') refuseNul(json);
   const { $schema: _ignored, $defs, ...rest } = json;
   const defs = ($defs as Record<string, Json> | undefined) ?? {};
   return { schema: relocateRefs(rest) as Json, defs: relocateRefs(defs) as Record<string, Json> };
+}
+
+/** Any text but NUL, which every request refuses (src/api/middleware/strict-input.ts). */
+const STORABLE_TEXT = '^[^\\u0000]*$';
+
+/** A schema with a documented input (DOCUMENTED_INPUT: amounts) is written as documented. */
+function writeDocumented(zodSchema: z.ZodType, json: Json): void {
+  const documented = documentedInput(zodSchema);
+  if (!documented) return;
+  const own = json.description;
+  for (const key of Object.keys(json)) delete json[key];
+  Object.assign(json, structuredClone(documented), own === undefined ? {} : { description: own });
+}
+
+/** Text with no pattern, format or list of values gains the NUL refusal every request makes. */
+function refuseNul(value: unknown): void {
+  if (Array.isArray(value)) return value.forEach(refuseNul);
+  if (!value || typeof value !== 'object') return;
+  const json = value as Json;
+  if (json.type === 'string' && json.pattern === undefined && json.format === undefined && json.enum === undefined && json.const === undefined) {
+    json.pattern = STORABLE_TEXT;
+  }
+  Object.values(json).forEach(refuseNul);
+}
+
+/** The documented input of a schema or of the one it was derived from by `.meta()` or `.describe()`. */
+function documentedInput(schema: z.ZodType): Json | undefined {
+  for (let at: z.ZodType | undefined = schema; at; at = (at._zod as { parent?: z.ZodType }).parent) {
+    const json = DOCUMENTED_INPUT.get(at);
+    if (json) return json;
+  }
+  return undefined;
 }
 
 function renameRef(value: unknown, from: string, to: string): unknown {

@@ -5,6 +5,19 @@ import { Money } from '../domain/money';
 
 export { whenParsed, zBool } from '../domain/input-values';
 
+/**
+ * One of `values` in any letter case, read upper-case. The document lists the values and marks
+ * the case as free (`x-any-case`), so a generated client offers the values and a lenient caller
+ * still passes.
+ */
+export function zAnyCase<const V extends readonly [string, ...string[]]>(values: V) {
+  return z
+    .string()
+    .transform((v) => v.toUpperCase())
+    .pipe(z.enum(values))
+    .meta({ enum: [...values], 'x-any-case': true });
+}
+
 /** A GUID: 32 hex characters or hyphenated, any case; normalised to lower-case hyphenated. */
 export const zId = z
   .string()
@@ -29,21 +42,68 @@ export const zEpochQuery = z
   .meta({ description: 'Epoch seconds (UTC).' });
 
 /**
- * Exact amount: a JSON number or numeric string with at most 15 integer digits and 4 decimal
- * places, read from its decimal text (never through a binary float) into Money.
+ * What the document states of a schema whose zod reading is looser than what it enforces (a
+ * union read through a transform, a refinement): the OpenAPI generator (src/api/openapi.ts)
+ * writes this JSON Schema for the request side instead of zod's.
  */
-export const zAmount = z
-  .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)])
-  .transform((v, ctx) => {
-    // String(number) is the shortest text that reads back as the same number: the decimal the caller wrote.
-    const text = typeof v === 'number' ? String(v) : v;
-    if (!/^-?\d{1,15}(\.\d{1,4})?$/.test(text)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a number with at most 15 integer digits and 4 decimal places' });
-      return z.NEVER;
-    }
-    return new Money(text);
-  })
-  .meta({ description: 'Amount: a JSON number (or numeric string), at most 4 decimal places.' });
+export const DOCUMENTED_INPUT = new WeakMap<z.ZodType, Record<string, unknown>>();
+function documentedAs<T extends z.ZodType>(schema: T, json: Record<string, unknown>): T {
+  DOCUMENTED_INPUT.set(schema, json);
+  return schema;
+}
+
+const AMOUNT_TEXT = /^-?\d{1,15}(\.\d{1,4})?$/;
+/** The largest the number form is documented to reach: 15 integer digits (a double cannot hold .9999 beside them). */
+const LARGEST_AMOUNT = 999_999_999_999_999;
+
+/**
+ * Exact amount: a JSON number or numeric string with at most 15 integer digits and 4 decimal
+ * places, read from its decimal text (never through a binary float) into Money. `sign` narrows
+ * it to amounts above zero or not below it, which the document states in both forms.
+ */
+function amount(sign?: 'positive' | 'non-negative') {
+  const base = z
+    .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)])
+    .transform((v, ctx) => {
+      // String(number) is the shortest text that reads back as the same number: the decimal the caller wrote.
+      const text = typeof v === 'number' ? String(v) : v;
+      if (!AMOUNT_TEXT.test(text)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a number with at most 15 integer digits and 4 decimal places' });
+        return z.NEVER;
+      }
+      return new Money(text);
+    });
+  const checked =
+    sign === 'positive' ? base.refine((v) => v.gt(0), { message: 'must be greater than 0' })
+    : sign === 'non-negative' ? base.refine((v) => !v.isNegative(), { message: 'must not be negative' })
+    : base;
+  const number =
+    sign === 'positive' ? { type: 'number', exclusiveMinimum: 0, maximum: LARGEST_AMOUNT }
+    : sign === 'non-negative' ? { type: 'number', minimum: 0, maximum: LARGEST_AMOUNT }
+    : { type: 'number', minimum: -LARGEST_AMOUNT, maximum: LARGEST_AMOUNT };
+  // Without look-ahead (generators read it): the positive text has a non-zero digit.
+  const pattern =
+    sign === 'positive' ? '^(?:[1-9]\\d{0,14}(?:\\.\\d{1,4})?|0\\.\\d{0,3}[1-9])$'
+    : sign === 'non-negative' ? '^\\d{1,15}(?:\\.\\d{1,4})?$'
+    : AMOUNT_TEXT.source;
+  const said = sign === 'positive' ? ', greater than 0' : sign === 'non-negative' ? ', not negative' : '';
+  const description = `Amount: a JSON number (or numeric string), at most 15 integer digits and 4 decimal places${said}.`;
+  return documentedAs(checked.meta({ description }), { description, anyOf: [number, { type: 'string', pattern }] });
+}
+export const zAmount = amount();
+export const zPositiveAmount = amount('positive');
+export const zNonNegativeAmount = amount('non-negative');
+
+/**
+ * An e-mail address as browsers check one (HTML's rule: what a generator of `format: email`
+ * writes), at most 254 characters, surrounding spaces trimmed.
+ */
+export const zEmail = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email({ pattern: z.regexes.html5Email, message: 'must be an e-mail address' }))
+  .meta({ format: 'email' });
 
 export const zCurrency = z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 4217 code').transform((v) => v.toUpperCase());
 /**
@@ -88,10 +148,7 @@ export function pagingQuery<const S extends readonly [string, ...string[]]>(sort
     page: z.coerce.number().int().min(1).default(1),
     size: z.coerce.number().int().min(1).max(100).default(20),
     sort: z.enum(sortFields).optional(),
-    order: z
-      .string()
-      .transform((v) => v.toUpperCase())
-      .pipe(z.enum(['ASC', 'DESC']))
+    order: zAnyCase(['ASC', 'DESC'])
       .default('DESC'),
   });
 }

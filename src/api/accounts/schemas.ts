@@ -4,12 +4,10 @@ import { z } from 'zod';
 import { customFieldsBody, customFieldsOut } from '../custom-fields/schemas';
 import { namedList } from '../lists';
 import { limitRuleOut } from '../money/settings/schemas';
-import { pagingQuery, postalAddressOut, zAmount, zBool, zCurrency, zId } from '../validation';
+import { pagingQuery, postalAddressOut, zBool, zCurrency, zId, zNonNegativeAmount } from '../validation';
 
 const name = z.string().trim().min(1).max(200);
-const creditLimit = zAmount
-  .refine((v) => !v.isNegative(), { message: 'must not be negative' })
-  .meta({ description: "Within the settings' credit_limit_min and credit_limit_max; null: none." });
+const creditLimit = zNonNegativeAmount.meta({ description: "Within the settings' credit_limit_min and credit_limit_max; null: none." });
 
 export const accountCreateBody = z.strictObject({
   name: name.optional(),

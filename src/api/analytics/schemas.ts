@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CONTACT_METRICS, PERIODS } from '../../domain/analytics/contact';
 import { ORGANISATION_METRICS } from '../../domain/analytics/organisation';
 import { GRANULARITIES } from '../../domain/analytics/window';
-import { zBool, zEpochQuery } from '../validation';
+import { zBool, zEpochQuery, zAnyCase } from '../validation';
 
 /** A comma-separated subset of `names`, each once, in the order given. */
 function metricList<const M extends readonly [string, ...string[]]>(names: M) {
@@ -27,10 +27,7 @@ export const organisationAnalyticsQuery = z.strictObject({
   metrics: metricList(ORGANISATION_METRICS),
   from: zEpochQuery.optional().meta({ description: 'Start of the window, epoch seconds (inclusive). Default: to minus 24 hours (HOUR), 30 days (DAY) or 365 days (MONTH).' }),
   to: zEpochQuery.optional().meta({ description: 'End of the window, epoch seconds (inclusive). Default: now.' }),
-  granularity: z
-    .string()
-    .transform((v) => v.toUpperCase())
-    .pipe(z.enum(GRANULARITIES))
+  granularity: zAnyCase(GRANULARITIES)
     .default('DAY')
     .meta({ description: 'HOUR, DAY or MONTH in the organisation\'s time zone (settings time_zone). Default DAY.' }),
   include_children: zBool.optional().meta({ description: 'true: one more item per unit below the organisation, and each item counts the units below it too.' }),

@@ -2,7 +2,7 @@
 // the main one and the "alternative contact shape"; src/domain/contacts/normalise.ts merges
 // them. Item schemas shared by create and update are built by functions of `forUpdate`.
 import { z } from 'zod';
-import { whenParsed, zAmount, zBool, zCountry, zCurrency, zEpoch, zId, zLanguage } from '../validation';
+import { whenParsed, zAmount, zBool, zCountry, zCurrency, zEmail, zEpoch, zId, zLanguage, zNonNegativeAmount } from '../validation';
 
 /** zCountry checks the code against ISO 3166 itself; the name stays for the schemas that use it. */
 export const zCountryCode = zCountry;
@@ -47,7 +47,7 @@ const newPhone = z.strictObject({
   number: phoneNumber,
 });
 
-const emailAddress = z.string().trim().max(254).pipe(z.email({ message: 'must be an e-mail address' }));
+const emailAddress = zEmail;
 
 const newEmail = z.strictObject({
   email_type: typeCode.nullable().optional().meta({ description: 'PERSONAL, BUSINESS, CUSTOM3, ...' }),
@@ -66,7 +66,7 @@ export const customField = z.strictObject({
 const account = z.strictObject({
   name: clearable(),
   is_primary: zBool.optional(),
-  credit_limit: zAmount.refine((v) => !v.isNegative(), { message: 'must not be negative' }).nullable().optional(),
+  credit_limit: zNonNegativeAmount.nullable().optional(),
   currency_code: zCurrency.optional(),
   classification_id: zId.optional(),
   classification: zRef.optional(),

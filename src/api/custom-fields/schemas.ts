@@ -2,20 +2,13 @@
 // the records that gained them with the definitions (accounts, purchases).
 import { z } from 'zod';
 import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_KEY, CUSTOM_FIELD_TYPES } from '../../domain/custom-fields/kinds';
-import { whenParsed, zRefName } from '../validation';
+import { whenParsed, zRefName, zAnyCase } from '../validation';
 
-const upper = (v: string) => v.toUpperCase();
 
-export const zEntity = z
-  .string()
-  .transform(upper)
-  .pipe(z.enum(CUSTOM_FIELD_ENTITIES))
+export const zEntity = zAnyCase(CUSTOM_FIELD_ENTITIES)
   .meta({ description: `The records whose custom_fields[] the definition governs: ${CUSTOM_FIELD_ENTITIES.join(', ')}; any letter case.` });
 
-const zType = z
-  .string()
-  .transform(upper)
-  .pipe(z.enum(CUSTOM_FIELD_TYPES))
+const zType = zAnyCase(CUSTOM_FIELD_TYPES)
   .meta({ description: 'TEXT (anything), NUMBER (decimal text such as 12 or -3.75), DATE (YYYY-MM-DD), BOOLEAN (true or false), LIST (one of allowed_values); any letter case.' });
 
 const description = z.string().max(2000);

@@ -1,7 +1,7 @@
 import { nameCodeQuery, pagingSchema } from '../lists';
 import { z } from 'zod';
 import { NAME_DISPLAY_FORMATS } from '../../domain/reference/name-display';
-import { pagingQuery, zId } from '../validation';
+import { pagingQuery, zId, zAnyCase } from '../validation';
 
 const code = z
   .string()
@@ -55,10 +55,7 @@ export const nameDisplaySettings = z.object({
 
 export const countryListQuery = pagingQuery(['name', 'code']).extend({
   // Alphabetical unless asked otherwise: countries have no creation order to be newest in.
-  order: z
-    .string()
-    .transform((v) => v.toUpperCase())
-    .pipe(z.enum(['ASC', 'DESC']))
+  order: zAnyCase(['ASC', 'DESC'])
     .default('ASC'),
   search_value: z
     .string()

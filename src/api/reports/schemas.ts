@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { COLUMN_TYPES } from '../../domain/reports/catalogue';
 import { contentList } from '../lists';
-import { pagingQuery, zId } from '../validation';
+import { pagingQuery, zId, zAnyCase } from '../validation';
 
 const key = z.string().trim().min(1).max(500).meta({
   description: 'A column key of the report, or several joined by commas (`first_name,last_name`).',
@@ -45,10 +45,7 @@ export const reportQueryBody = z.strictObject({
 });
 
 export const reportRunBody = reportQueryBody.extend({
-  format: z
-    .string()
-    .transform((v) => v.toUpperCase())
-    .pipe(z.enum(['CSV', 'PDF']))
+  format: zAnyCase(['CSV', 'PDF'])
     .default('CSV')
     .meta({ description: 'CSV (default) or PDF, any letter case.' }),
 });

@@ -5,20 +5,20 @@ import { PASSWORD_LENGTH, passwordProblem } from '../../domain/identity/password
 import { idName } from '../assignments/schemas';
 import { zGrants } from '../identity/schemas';
 import { contentList } from '../lists';
-import { pagingQuery, zBool } from '../validation';
+import { pagingQuery, zBool, zEmail } from '../validation';
 
 export const userListQuery = pagingQuery(['username', 'created_on']).extend({
   username: z.string().min(1).max(200).optional().meta({ description: 'Exact username.' }),
   search_value: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive text within the username, first or last name or e-mail.' }),
 });
 
-const email = z.string().trim().max(254).pipe(z.email({ message: 'must be an e-mail address' }))
+const email = zEmail
   .meta({ description: 'Where reports the user runs (or runs with a key they created) are mailed.' });
 const personName = z.string().trim().min(1).max(100);
 const zPassword = z.string().superRefine((v, ctx) => {
   const problem = passwordProblem(v);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
-}).meta({ description: `${PASSWORD_LENGTH.min}-${PASSWORD_LENGTH.max} characters. Only an argon2id hash is stored; it is never returned or logged.` });
+}).meta({ minLength: PASSWORD_LENGTH.min, maxLength: PASSWORD_LENGTH.max, description: `${PASSWORD_LENGTH.min}-${PASSWORD_LENGTH.max} characters. Only an argon2id hash is stored; it is never returned or logged.` });
 const isAdmin = zBool.meta({ description: 'Whether the user may manage API keys and users (with the scopes for them). Only an admin user, or a key holding `*`, makes admins (403 naming is_admin).' });
 const scopes = zGrants.meta({
   description: '`*`, a group (read and write) or `<group>:read` / `<group>:write`: what the user\'s tokens may do. At most the scopes of the credential granting them (admin users may grant any): else 403 naming scopes.N.',

@@ -2,14 +2,13 @@
 import { z } from 'zod';
 import { contactParams } from '../contacts/schemas';
 import { limitRules } from '../money/settings/schemas';
-import { zAmount, zBool, zCurrency, zEpoch, zId } from '../validation';
+import { zAmount, zAnyCase, zBool, zCurrency, zEpoch, zId, zPositiveAmount } from '../validation';
 
-const positive = zAmount.refine((v) => v.gt(0), { message: 'must be greater than 0' });
 const customFields = z.array(z.strictObject({ key: z.string().min(1).max(100), value: z.string().max(1000).nullable() })).max(100);
 
 const autoTopup = z.strictObject({
   threshold: zAmount.meta({ description: 'A debit that leaves the balance below this starts a top-up.' }),
-  amount: positive.meta({ description: 'What one top-up credits.' }),
+  amount: zPositiveAmount.meta({ description: 'What one top-up credits.' }),
   payment_method: z.enum(['CARD', 'WALLET', 'ONLINE', 'ACCOUNT']),
   payment_method_id: zId.optional().meta({ description: "The contact's payment method; default: the primary one." }),
 });
@@ -34,8 +33,8 @@ export const walletCancelBody = z.strictObject({ custom_fields: customFields.opt
 
 export const journalBody = z.strictObject({
   wallet_id: zId,
-  amount: positive,
-  type: z.string().transform((v) => v.toUpperCase()).pipe(z.enum(['CREDIT', 'DEBIT'])).meta({ description: 'CREDIT or DEBIT, any letter case.' }),
+  amount: zPositiveAmount,
+  type: zAnyCase(['CREDIT', 'DEBIT']).meta({ description: 'CREDIT or DEBIT, any letter case.' }),
   description: z.string().max(500).optional(),
   spend_condition_id: zId.optional().meta({ description: 'A credit: funds restricted to it. A debit: spends such funds first.' }),
   valid_from: zEpoch.optional().meta({ description: 'Credits only: not spendable before.' }),

@@ -3,11 +3,9 @@
 import { z } from 'zod';
 import { contactParams } from '../../contacts/schemas';
 import { customFieldsBody, customFieldsOut } from '../../custom-fields/schemas';
-import { pagingQuery, whenParsed, zAmount, zCurrency, zEpoch, zEpochQuery, zId } from '../../validation';
+import { pagingQuery, whenParsed, zCurrency, zEpoch, zEpochQuery, zId, zNonNegativeAmount, zPositiveAmount } from '../../validation';
 import { secret } from '../../secret-fields';
 
-const nonNegative = zAmount.refine((v) => v.gte(0), { message: 'must not be negative' });
-const positive = zAmount.refine((v) => v.gt(0), { message: 'must be greater than 0' });
 
 /** A reference by id or code: exactly one of the two. */
 const idOrCode = z
@@ -16,10 +14,10 @@ const idOrCode = z
 
 const product = z.strictObject({
   product_sku: z.string().min(1).max(100),
-  net_amount: nonNegative,
-  tax_amount: nonNegative,
-  total_amount: nonNegative.meta({ description: 'net_amount + tax_amount, exactly.' }),
-  quantity: positive.optional().meta({ description: 'Default 1.' }),
+  net_amount: zNonNegativeAmount,
+  tax_amount: zNonNegativeAmount,
+  total_amount: zNonNegativeAmount.meta({ description: 'net_amount + tax_amount, exactly.' }),
+  quantity: zPositiveAmount.optional().meta({ description: 'Default 1.' }),
 });
 
 const contactRef = {
@@ -38,8 +36,8 @@ export const purchaseBody = z.strictObject({
   products: z.array(product).min(1).max(500),
   spend_request: z
     .strictObject({
-      amount: nonNegative.optional().meta({ description: 'Spent from the wallet, in the wallet currency.' }),
-      alternative_amount: nonNegative.optional().meta({ description: 'Spent from the wallet in the alternative currency (points), at the settings rate.' }),
+      amount: zNonNegativeAmount.optional().meta({ description: 'Spent from the wallet, in the wallet currency.' }),
+      alternative_amount: zNonNegativeAmount.optional().meta({ description: 'Spent from the wallet in the alternative currency (points), at the settings rate.' }),
     })
     .optional(),
   merchant_tap: idOrCode.optional(),
@@ -50,7 +48,7 @@ export const purchaseBody = z.strictObject({
 export const returnBody = z.strictObject({
   ...contactRef,
   reference_number: z.string().min(1).max(100),
-  amount: positive,
+  amount: zPositiveAmount,
   currency_code: zCurrency.optional(),
   merchant_tap: idOrCode.optional(),
   outlet_tap: idOrCode.optional(),

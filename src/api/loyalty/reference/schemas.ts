@@ -13,14 +13,12 @@ import {
 } from '../../../domain/loyalty/reference/values';
 import { contentList, nameCodeQuery } from '../../lists';
 import { PRODUCT_ID_TYPES } from '../../spend-conditions/schemas';
-import { distinct, pagingQuery, whenParsed, zAmount, zCurrency, zEpoch, zId, zRefCode, zRefName } from '../../validation';
+import { distinct, pagingQuery, whenParsed, zAnyCase, zCurrency, zEpoch, zId, zNonNegativeAmount, zPositiveAmount, zRefCode, zRefName } from '../../validation';
 
 const code = zRefCode;
 const name = zRefName;
 const description = z.string().max(2000);
 
-const positive = zAmount.refine((m) => m.gt(0), 'must be greater than 0');
-const nonNegative = zAmount.refine((m) => m.gte(0), 'must not be negative');
 
 const merchants = z
   .array(zId)
@@ -124,8 +122,8 @@ export const rewardTierCreateBody = z.strictObject({
   code: code.nullish(),
   color,
   position,
-  period_value_units: nonNegative.meta({ description: 'Value units within the period (the calendar year) that reach the tier.' }),
-  lifetime_value_units: nonNegative.meta({ description: 'Lifetime value units that reach the tier.' }),
+  period_value_units: zNonNegativeAmount.meta({ description: 'Value units within the period (the calendar year) that reach the tier.' }),
+  lifetime_value_units: zNonNegativeAmount.meta({ description: 'Lifetime value units that reach the tier.' }),
 });
 
 export const rewardTierUpdateBody = z.strictObject({
@@ -133,16 +131,13 @@ export const rewardTierUpdateBody = z.strictObject({
   code: code.nullish(),
   color: color.optional(),
   position: position.optional(),
-  period_value_units: nonNegative.optional(),
-  lifetime_value_units: nonNegative.optional(),
+  period_value_units: zNonNegativeAmount.optional(),
+  lifetime_value_units: zNonNegativeAmount.optional(),
 });
 
 /** Unlike other lists: by position, lowest first, unless asked otherwise. */
 export const rewardTierListQuery = pagingQuery(['position', 'name', 'code', 'created_on']).extend({
-  order: z
-    .string()
-    .transform((v) => v.toUpperCase())
-    .pipe(z.enum(['ASC', 'DESC']))
+  order: zAnyCase(['ASC', 'DESC'])
     .default('ASC'),
   ...nameCodeQuery,
 });
@@ -175,8 +170,8 @@ const offerFields = {
   description: description.nullish(),
   life_cycle_state: z.enum(OFFER_STATES),
   award_type: z.enum(AWARD_TYPES).meta({ description: 'PERCENTAGE of the qualifying amount, or a FIXED amount per purchase.' }),
-  award_value: positive.meta({ description: 'Greater than 0; at most 100 for PERCENTAGE.' }),
-  minimum_purchase: nonNegative.meta({ description: 'Qualifying amount a purchase must reach; absent or null: any.' }),
+  award_value: zPositiveAmount.meta({ description: 'Greater than 0; at most 100 for PERCENTAGE.' }),
+  minimum_purchase: zNonNegativeAmount.meta({ description: 'Qualifying amount a purchase must reach; absent or null: any.' }),
   products,
   merchants,
   spend_condition_id: zId.meta({ description: 'A spend condition restricting the awarded credit.' }),
@@ -251,10 +246,10 @@ export const rewardOfferList = contentList(rewardOfferItem);
 
 const voucherFields = {
   value_type: z.enum(VOUCHER_VALUE_TYPES).meta({ description: 'FIXED: worth `value`; VARIABLE: the value is chosen at use, between minimum_value and maximum_value.' }),
-  value: positive.meta({ description: 'Required for FIXED (greater than 0); not allowed for VARIABLE.' }),
-  minimum_value: positive.meta({ description: 'Required for VARIABLE (greater than 0, at most maximum_value); not allowed for FIXED.' }),
-  maximum_value: positive.meta({ description: 'Required for VARIABLE (at least minimum_value); not allowed for FIXED.' }),
-  extra_added_value: nonNegative.meta({ description: 'Added on top of the value when the voucher is used; absent or null: none.' }),
+  value: zPositiveAmount.meta({ description: 'Required for FIXED (greater than 0); not allowed for VARIABLE.' }),
+  minimum_value: zPositiveAmount.meta({ description: 'Required for VARIABLE (greater than 0, at most maximum_value); not allowed for FIXED.' }),
+  maximum_value: zPositiveAmount.meta({ description: 'Required for VARIABLE (at least minimum_value); not allowed for FIXED.' }),
+  extra_added_value: zNonNegativeAmount.meta({ description: 'Added on top of the value when the voucher is used; absent or null: none.' }),
   currency_code: zCurrency.meta({ description: "ISO 4217; default: the organisation's system currency (/settings)." }),
   validity_period: z.number().int().min(1).max(1000).meta({ description: 'A voucher expires validity_period units of time after it is issued.' }),
   validity_uot: z.enum(UNITS_OF_TIME),

@@ -2,13 +2,12 @@
 // (spec 2.13, 4.4); docs/rewards.md decides what spec.md leaves open.
 import { z } from 'zod';
 import { contentList } from '../../lists';
-import { distinct, pagingQuery, whenParsed, zAmount, zBool, zEpoch, zId } from '../../validation';
+import { distinct, pagingQuery, whenParsed, zBool, zEmail, zEpoch, zId, zNonNegativeAmount } from '../../validation';
 
 export const AUTO_SPEND_PREFERENCES = ['ALL_MERCHANT_PURCHASE', 'NEXT_MERCHANT_PURCHASE'] as const;
 
-const nonNegative = zAmount.refine((v) => !v.isNegative(), { message: 'must not be negative' });
 
-const emailAddress = z.string().trim().max(254).pipe(z.email({ message: 'must be an e-mail address' }));
+const emailAddress = zEmail;
 
 /** Partial: a field given changes, an absent one stays; null clears a nullable one. */
 export const autoSpendBody = z.strictObject({
@@ -16,8 +15,8 @@ export const autoSpendBody = z.strictObject({
   automatic_spend_preference: z.enum(AUTO_SPEND_PREFERENCES).nullable().optional().meta({
     description: 'ALL_MERCHANT_PURCHASE: every purchase at an allowed merchant; NEXT_MERCHANT_PURCHASE: the next purchase at an allowed merchant marked is_next_visit. Required while automatic spend is enabled.',
   }),
-  minimum_wallet_balance: nonNegative.nullable().optional().meta({ description: 'ALL_MERCHANT_PURCHASE: automatic spend keeps at least this much in the wallet. null: the wallet\'s own minimum only.' }),
-  from_purchase_amount: nonNegative.nullable().optional().meta({ description: 'ALL_MERCHANT_PURCHASE: only purchases whose total is at least this (inclusive). null: every purchase.' }),
+  minimum_wallet_balance: zNonNegativeAmount.nullable().optional().meta({ description: 'ALL_MERCHANT_PURCHASE: automatic spend keeps at least this much in the wallet. null: the wallet\'s own minimum only.' }),
+  from_purchase_amount: zNonNegativeAmount.nullable().optional().meta({ description: 'ALL_MERCHANT_PURCHASE: only purchases whose total is at least this (inclusive). null: every purchase.' }),
 });
 
 /** PUT /accounts/{id}/rewards: partial. */

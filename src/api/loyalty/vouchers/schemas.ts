@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { VOUCHER_CATEGORIES, VOUCHER_CLASSIFICATIONS } from '../../../domain/loyalty/reference/values';
 import { contentList } from '../../lists';
-import { pagingQuery, zAmount, zId } from '../../validation';
+import { pagingQuery, zAmount, zId, zAnyCase } from '../../validation';
 import { secret } from '../../secret-fields';
 
 const customFields = z
@@ -10,7 +10,6 @@ const customFields = z
   .max(100)
   .meta({ description: 'Kept on the voucher; a key given again later takes the new value.' });
 
-const upper = (v: string) => v.toUpperCase();
 
 export const voucherIssueBody = z.strictObject({
   voucher_type_id: zId.meta({ description: 'The voucher type whose value, bounds, currency, validity, classification and category the voucher copies.' }),
@@ -33,15 +32,12 @@ export const voucherCancelBody = z.strictObject({ custom_fields: customFields.op
 export const VOUCHER_STATES = ['ACTIVATED', 'EXPIRED', 'USED', 'CANCELLED'] as const;
 
 export const voucherListQuery = pagingQuery(['created_on', 'expiration_date', 'number', 'value', 'used_on', 'used_value']).extend({
-  classification: z.string().transform(upper).pipe(z.enum(VOUCHER_CLASSIFICATIONS)).optional().meta({ description: 'Any letter case.' }),
-  life_cycle_state: z
-    .string()
-    .transform(upper)
-    .pipe(z.enum(VOUCHER_STATES))
+  classification: zAnyCase(VOUCHER_CLASSIFICATIONS).optional().meta({ description: 'Any letter case.' }),
+  life_cycle_state: zAnyCase(VOUCHER_STATES)
     .optional()
     .meta({ description: 'EXPIRED: not used or cancelled, and past expiration_date; ACTIVATED: usable now.' }),
   voucher_type_id: zId.optional(),
-  category: z.string().transform(upper).pipe(z.enum(VOUCHER_CATEGORIES)).optional().meta({ description: 'Any letter case.' }),
+  category: zAnyCase(VOUCHER_CATEGORIES).optional().meta({ description: 'Any letter case.' }),
   number: z.string().min(1).max(100).optional().meta({ description: 'The voucher number, exactly.' }),
   contact_id: z.string().min(1).max(100).optional().meta({ description: 'Contact GUID or code.' }),
 });

@@ -3,9 +3,8 @@
 import { z } from 'zod';
 import { timeZoneName } from '../../../domain/analytics/time-zone';
 import { Money } from '../../../domain/money';
-import { whenParsed, zAmount, zCurrency } from '../../validation';
+import { whenParsed, zAmount, zCurrency, zNonNegativeAmount } from '../../validation';
 
-const nonNegative = zAmount.refine((v) => !v.isNegative(), { message: 'must not be negative' });
 
 /**
  * A wallet limit rule (spec 2.3). `limit_amount` is the wallet create example's name for
@@ -15,9 +14,9 @@ export const limitRule = z
   .strictObject({
     period: z.enum(['DAILY', 'ANNUAL']),
     transaction_type: z.enum(['DEBIT', 'TRANSFER']),
-    minimum_amount: nonNegative.nullish().meta({ description: 'The least one transaction may move.' }),
-    maximum_amount: nonNegative.nullish().meta({ description: 'The most all transactions of the period may move together.' }),
-    limit_amount: nonNegative.nullish().meta({ description: 'Alias of maximum_amount.' }),
+    minimum_amount: zNonNegativeAmount.nullish().meta({ description: 'The least one transaction may move.' }),
+    maximum_amount: zNonNegativeAmount.nullish().meta({ description: 'The most all transactions of the period may move together.' }),
+    limit_amount: zNonNegativeAmount.nullish().meta({ description: 'Alias of maximum_amount.' }),
   })
   .superRefine((r, ctx) => {
     if (r.limit_amount != null && r.maximum_amount != null && !r.limit_amount.eq(r.maximum_amount)) {
@@ -76,8 +75,8 @@ export const settingsBody = z.strictObject({
   system_currency_code: zCurrency.optional(),
   alternative_currency_code: alternativeCode.nullable().optional(),
   alternative_currency_rate: zRate.nullable().optional(),
-  credit_limit_min: nonNegative.nullable().optional().meta({ description: 'Least credit limit an account may have; null: no bound.' }),
-  credit_limit_max: nonNegative.nullable().optional().meta({ description: 'Greatest credit limit an account may have; null: no bound.' }),
+  credit_limit_min: zNonNegativeAmount.nullable().optional().meta({ description: 'Least credit limit an account may have; null: no bound.' }),
+  credit_limit_max: zNonNegativeAmount.nullable().optional().meta({ description: 'Greatest credit limit an account may have; null: no bound.' }),
   default_wallet_minimum_balance: zAmount.optional().meta({ description: 'Minimum balance of a wallet that sets none.' }),
   limit_rules: limitRules.optional().meta({ description: 'Global limit rules: apply to wallets without rules of their own. Replaces the list.' }),
   time_zone: zTimeZone.optional().meta({ description: 'IANA time zone of the hours, days, weeks and months of analytics (default UTC; docs/analytics.md).' }),
