@@ -43,20 +43,23 @@ function build(routes: RouteDef[], serverUrl: string): Json {
   for (const def of routes) {
     (paths[def.path] ??= {})[def.method] = operation(def, schemas);
   }
-  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, ...codesDescription(name) }));
+  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: tagDescription(name) }));
   return {
     openapi: '3.1.0',
     info: {
       title: 'Back-office API',
       version: pkg.version,
       description: INFO_DESCRIPTION,
+      // Whoever runs the service answers for it and sets its terms; the document says so.
+      contact: { name: 'The operator of this service' },
+      license: { name: 'Proprietary: terms set by the operator of this service', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: serverUrl }],
     tags,
     paths,
     components: {
       schemas: { Error: ERROR_SCHEMA, ...schemas.components },
-      responses: errorResponses(),
+      responses: errorResponses(paths),
       parameters: { IdempotencyKey: IDEMPOTENCY_KEY },
       headers: HEADERS,
       securitySchemes: SECURITY_SCHEMES,
@@ -83,6 +86,36 @@ function codeTable(area: string): string {
   return [title, '', '| code | status | meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
+/** What each group of operations is for: the first line a reader of the reference sees. */
+const TAG_SUMMARIES: Record<string, string> = {
+  Operations: 'The service itself: health, and this document.',
+  Authentication: 'Signing in as a back-office user: access and refresh tokens.',
+  'API keys': 'Secret and public API keys of the organisation, with their scopes.',
+  'Reference data': 'Catalogues the records name: contact categories, account classifications, industries, countries and more.',
+  Contacts: 'Customers, persons or companies, with their addresses, consents, custom fields and activity.',
+  Analysis: "Contacts' order and rewards analysis.",
+  Settings: "The organisation's money settings: currency, limits, credit limits and time zone.",
+  'Business network': 'The merchants and their outlets where contacts buy and spend.',
+  Products: 'Products and their families, which purchases and spend conditions name.',
+  'Spend conditions': 'Rules that restrict where funds of a wallet may be spent.',
+  'Accounting periods': 'Periods the ledger closes, after which their journals are fixed.',
+  Accounts: 'Accounts of a contact: their wallets, credit limit, life cycle and termination.',
+  Wallets: 'Wallets, their balances and journals: money moves only through ledger entries.',
+  Loyalty: 'Loyalty reference data: reward tiers, offers and voucher types.',
+  Rewards: 'Reward schemes and what an account was awarded.',
+  Vouchers: 'Vouchers issued to contacts, and their use.',
+  Purchases: 'Purchases, their returns and cancellations, and the awards and spends they cause.',
+  Communications: 'Templates, communication plans, segments, integrations and the communications sent.',
+  'Assignment reference data': 'Organisation units, departments, roles and post-code coverage that assignment rules use.',
+  Users: 'Back-office users, their scopes and sessions.',
+  'Custom fields': 'Fields an organisation adds to contacts, accounts and other records.',
+  Webhooks: 'Outgoing HTTP requests to integrators, signed, retried and logged.',
+  Automations: 'Rules that turn a business event into actions: webhooks, communications, approvals.',
+  Activities: 'Activities of contacts: what happened, when and where.',
+  Reports: 'Reports previewed, run and mailed as CSV or PDF.',
+  Analytics: 'Time series of purchases, visits, awards and more, by hour, day or month.',
+};
+
 /** What a reader of a tag needs before its operations (Markdown), beside its error codes. */
 const TAG_NOTES: Record<string, string> = {
   Webhooks: [
@@ -95,9 +128,10 @@ const TAG_NOTES: Record<string, string> = {
   ].join(' '),
 };
 
-function codesDescription(tag: string): { description?: string } {
-  const parts = [TAG_NOTES[tag], codesOf(tag).length ? codeTable(tag) : undefined].filter((p) => p !== undefined);
-  return parts.length ? { description: parts.join('\n\n') } : {};
+function tagDescription(tag: string): string {
+  const summary = TAG_SUMMARIES[tag];
+  if (!summary) throw new Error(`tag ${tag} has no summary in TAG_SUMMARIES (src/api/openapi.ts)`);
+  return [summary, TAG_NOTES[tag], codesOf(tag).length ? codeTable(tag) : undefined].filter((p) => p !== undefined).join('\n\n');
 }
 
 const ERROR_SCHEMA: Json = {
@@ -168,9 +202,12 @@ const ERRORS: Record<number, { name: string; description: string }> = {
   504: { name: 'UpstreamTimeout', description: 'An upstream service did not answer in time (`UPSTREAM_TIMEOUT`).' },
 };
 
-function errorResponses(): Json {
+/** The shared error responses some operation refers to (502 and 504 are named by none today). */
+function errorResponses(paths: Json): Json {
   const out: Json = {};
+  const text = JSON.stringify(paths);
   for (const [status, e] of Object.entries(ERRORS)) {
+    if (!text.includes(`"#/components/responses/${e.name}"`)) continue;
     const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
     if (status === '429') headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
     out[e.name] = {
