@@ -3,6 +3,7 @@ import { buildOpenApi } from '../src/api/openapi';
 import type { RouteDef } from '../src/api/route';
 import { allRoutes } from '../src/api/routes';
 import { COMMON_AREA, ERROR_CODES } from '../src/domain/error-codes';
+import { zAmount, zNonNegativeAmount, zPositiveAmount } from '../src/api/validation';
 import { api } from './support/api';
 import { createTenant } from './support/tenants';
 
@@ -19,6 +20,17 @@ function routes(): RouteDef[] {
     onKeyRevoked: () => undefined,
   };
   return allRoutes(deps as unknown as Parameters<typeof allRoutes>[0]);
+}
+
+/** The first request schema the document states as the amount of the given sign. */
+function findAmount(doc: Json, sign: string): Json {
+  let found: Json | undefined;
+  JSON.stringify(doc, (_k, v) => {
+    if (!found && v && typeof v === 'object' && Array.isArray(v.anyOf) && v.description === `Amount: a JSON number (or numeric string), at most 15 integer digits and 4 decimal places${sign}.`) found = v;
+    return v;
+  });
+  if (!found) throw new Error(`no amount${sign} in the document`);
+  return found;
 }
 
 /** Follows one local `$ref` (`#/components/...`). */
@@ -159,6 +171,63 @@ describe('OpenAPI document', () => {
     expect((await api('GET', `/reward_tiers/${someId}`, { key })).status).toBe(404);
     const refused = await api('GET', '/reward_tiers/0190f0e4-7b3a7c1e-9a55-6f2d4c1b2a10', { key });
     expect([refused.status, refused.body.attribute]).toEqual([400, 'id']);
+  });
+
+  it('links each create to the operations on what it made, and following a link reaches the record', async () => {
+    const operations = new Map<string, { path: string; op: Json }>();
+    for (const [path, ops] of Object.entries(doc.paths as Json)) for (const op of Object.values(ops as Json)) operations.set((op as Json).operationId, { path, op });
+    const links = [...operations.values()].flatMap(({ path, op }) =>
+      Object.values(op.responses as Json).flatMap((r: Json) => Object.values((r.links ?? {}) as Json).map((link: Json) => ({ from: path, link }))));
+    expect(links.length).toBeGreaterThan(100);
+    for (const { from, link } of links) {
+      const target = operations.get(link.operationId);
+      expect(target).toBeDefined();
+      // A link fills exactly the target's path parameters: the made id, and the create's own.
+      expect(Object.keys(link.parameters).sort()).toEqual([...target!.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort());
+      expect(target!.path.startsWith(`${from}/{`)).toBe(true);
+    }
+    const key = (await createTenant('Links')).secretKey;
+    const created = await api('POST', '/contact_categories', { key, body: { name: 'Followed' } });
+    const link = doc.paths['/contact_categories'].post.responses[String(created.status)].links.getContactCategory;
+    expect(link.parameters).toEqual({ id: '$response.body#/id' });
+    const followed = await api('GET', `/contact_categories/${created.body.id}`, { key });
+    expect([followed.status, followed.body.name]).toEqual([200, 'Followed']);
+  });
+
+  it('lists the values of a case-free enum, which the service takes in any case', async () => {
+    const order = (doc.paths['/contacts'].get.parameters as Json[]).find((p) => p.name === 'order')!;
+    expect(order.schema).toMatchObject({ type: 'string', enum: ['ASC', 'DESC'], 'x-any-case': true });
+    const key = (await createTenant('Any case')).secretKey;
+    expect((await api('GET', '/contacts?order=asc', { key })).status).toBe(200);
+    expect((await api('GET', '/contacts?order=Desc', { key })).status).toBe(200);
+    const refused = await api('GET', '/contacts?order=sideways', { key });
+    expect([refused.status, refused.body.attribute]).toEqual([400, 'order']);
+  });
+
+  it('states the amounts it takes: what the documented text allows, the service takes', () => {
+    const texts = ['0', '0.0000', '0.0001', '1', '12.5', '-3.25', '999999999999999.9999', '1000000000000000', '1.23456', '00.10', '-0.5'];
+    for (const [schema, sign] of [[zAmount, ''], [zPositiveAmount, ', greater than 0'], [zNonNegativeAmount, ', not negative']] as const) {
+      const stated = new RegExp(findAmount(doc, sign).anyOf[1].pattern);
+      const allowed = texts.filter((t) => stated.test(t));
+      expect(allowed.length).toBeGreaterThan(2);
+      for (const t of allowed) expect([t, schema.safeParse(t).success]).toEqual([t, true]);
+      const number = findAmount(doc, sign).anyOf[0];
+      expect(number.type).toBe('number');
+      expect(schema.safeParse(number.maximum).success).toBe(true);
+    }
+    expect(new RegExp(findAmount(doc, ', greater than 0').anyOf[1].pattern).test('0.0000')).toBe(false);
+  });
+
+  it('says on every free text of a request that NUL is refused, as the service does', async () => {
+    const params = Object.values(doc.paths as Json).flatMap((ops: Json) => Object.values(ops).flatMap((op: Json) => (op.parameters ?? []) as Json[]));
+    const free = params.filter((p) => p.schema?.type === 'string' && !p.schema.enum && !p.schema.format);
+    expect(free.length).toBeGreaterThan(100);
+    for (const p of free) expect(p.schema.pattern).toEqual(expect.any(String));
+    const search = (doc.paths['/contacts'].get.parameters as Json[]).find((p) => p.name === 'search_value')!;
+    expect(new RegExp(search.schema.pattern).test('a\u0000b')).toBe(false);
+    const key = (await createTenant('NUL')).secretKey;
+    const refused = await api('GET', '/contacts?search_value=a%00b', { key });
+    expect([refused.status, refused.body.attribute]).toEqual([400, 'search_value']);
   });
 
   it('is OpenAPI 3.1 with info, server and security schemes', () => {

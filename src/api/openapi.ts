@@ -43,6 +43,7 @@ function build(routes: RouteDef[], serverUrl: string): Json {
   for (const def of routes) {
     (paths[def.path] ??= {})[def.method] = operation(def, schemas);
   }
+  linkCreates(routes, paths, schemas.components);
   const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: tagDescription(name) }));
   return {
     openapi: '3.1.0',
@@ -247,6 +248,36 @@ function operation(def: RouteDef, schemas: SchemaNames): Json {
   }
   op.responses = responses(def, schemas, hasBody);
   return op;
+}
+
+/**
+ * Links (OpenAPI "Link Object") from a create to the operations on what it made: a POST whose
+ * answer carries `id` links to each operation under `<its path>/{<name>}`, that id as the
+ * parameter and the create's own path parameters passed on, so a client or a stateful tester can
+ * chain the calls.
+ */
+function linkCreates(routes: RouteDef[], paths: Record<string, Record<string, Json>>, components: Record<string, Json>): void {
+  for (const def of routes) {
+    if (def.method !== 'post') continue;
+    const answer = (paths[def.path][def.method].responses as Json)[String(def.status ?? 200)] as Json;
+    const ref = (answer.content as Json | undefined)?.['application/json'] as { schema?: { $ref?: string } } | undefined;
+    const schema = components[ref?.schema?.$ref?.replace('#/components/schemas/', '') ?? ''] as { properties?: Json } | undefined;
+    if (!schema?.properties?.id) continue;
+    const under = new RegExp(`^${def.path.replace(/[{}]/g, '\\$&')}/\\{(\\w+)\\}(/|$)`);
+    const passedOn = Object.fromEntries([...def.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, `$request.path.${name}`]));
+    const links: Json = {};
+    for (const target of routes) {
+      const made = under.exec(target.path)?.[1];
+      // Only a target whose every path parameter the link can fill (not /industries/{id}/sectors/{sector_id} from POST /industries).
+      if (!made || target.path.match(/\{\w+\}/g)!.length !== Object.keys(passedOn).length + 1) continue;
+      links[target.operationId] = {
+        operationId: target.operationId,
+        parameters: { ...passedOn, [made]: '$response.body#/id' },
+        description: `${target.summary}, with the \`id\` this call answered as \`${made}\`.`,
+      };
+    }
+    if (Object.keys(links).length) answer.links = links;
+  }
 }
 
 function describe(def: RouteDef): string | undefined {
