@@ -393,13 +393,14 @@ function toJson(schema: z.ZodType, io: Io): { schema: Json; defs: Record<string,
 /** Any text but NUL, which every request refuses (src/api/middleware/strict-input.ts). */
 const STORABLE_TEXT = '^[^\\u0000]*$';
 
-/** A schema with a documented input (DOCUMENTED_INPUT: amounts) is written as documented. */
+/** A schema with a documented input (DOCUMENTED_INPUT) is written as documented, or gains the rule. */
 function writeDocumented(zodSchema: z.ZodType, json: Json): void {
   const documented = documentedInput(zodSchema);
-  if (!documented) return;
+  if (documented?.add) Object.assign(json, structuredClone(documented.add));
+  if (!documented?.replace) return;
   const own = json.description;
   for (const key of Object.keys(json)) delete json[key];
-  Object.assign(json, structuredClone(documented), own === undefined ? {} : { description: own });
+  Object.assign(json, structuredClone(documented.replace), own === undefined ? {} : { description: own });
 }
 
 /** Text with no pattern, format or list of values gains the NUL refusal every request makes. */
@@ -414,7 +415,7 @@ function refuseNul(value: unknown): void {
 }
 
 /** The documented input of a schema or of the one it was derived from by `.meta()` or `.describe()`. */
-function documentedInput(schema: z.ZodType): Json | undefined {
+function documentedInput(schema: z.ZodType): { replace?: Json; add?: Json } | undefined {
   for (let at: z.ZodType | undefined = schema; at; at = (at._zod as { parent?: z.ZodType }).parent) {
     const json = DOCUMENTED_INPUT.get(at);
     if (json) return json;

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { alpha3Of } from '../domain/contacts/countries';
+import { alpha3Of, COUNTRY_INPUT_CODES } from '../domain/contacts/countries';
 import { ID_PATTERN, normaliseId } from '../domain/ids';
+import { whenParsed } from '../domain/input-values';
 import { Money } from '../domain/money';
 
-export { whenParsed, zBool } from '../domain/input-values';
+export { whenParsed };
+export { zBool } from '../domain/input-values';
 
 /**
  * One of `values` in any letter case, read upper-case. The document lists the values and marks
@@ -42,15 +44,30 @@ export const zEpochQuery = z
   .meta({ description: 'Epoch seconds (UTC).' });
 
 /**
- * What the document states of a schema whose zod reading is looser than what it enforces (a
- * union read through a transform, a refinement): the OpenAPI generator (src/api/openapi.ts)
- * writes this JSON Schema for the request side instead of zod's.
+ * What the document states of a schema whose zod reading is looser than what it enforces, read by
+ * the OpenAPI generator (src/api/openapi.ts) for the request side: `replace` is written instead
+ * of zod's JSON Schema (a union read through a transform), `add` beside it (a refinement between
+ * fields, as `oneOf`/`anyOf` of required members).
  */
-export const DOCUMENTED_INPUT = new WeakMap<z.ZodType, Record<string, unknown>>();
+export const DOCUMENTED_INPUT = new WeakMap<z.ZodType, { replace?: Record<string, unknown>; add?: Record<string, unknown> }>();
 function documentedAs<T extends z.ZodType>(schema: T, json: Record<string, unknown>): T {
-  DOCUMENTED_INPUT.set(schema, json);
+  DOCUMENTED_INPUT.set(schema, { replace: json });
   return schema;
 }
+
+/** States a rule between members, e.g. `oneOf: [{required: ['id']}, {required: ['code']}]`. */
+export function documentedRule<T extends z.ZodType>(schema: T, json: Record<string, unknown>): T {
+  DOCUMENTED_INPUT.set(schema, { add: json });
+  return schema;
+}
+
+// A member required in a branch is named in its `properties` too (`{}`: any value, the object's
+// own schema says which), so a linter reading the branch alone finds it.
+const given = (member: string) => ({ properties: { [member]: {} }, required: [member] });
+/** JSON Schema: exactly one of the members is given. */
+export const exactlyOneOf = (...members: string[]) => ({ oneOf: members.map(given) });
+/** JSON Schema: at least one of the members is given. */
+export const someOf = (...members: string[]) => ({ anyOf: members.map(given) });
 
 const AMOUNT_TEXT = /^-?\d{1,15}(\.\d{1,4})?$/;
 /** The largest the number form is documented to reach: 15 integer digits (a double cannot hold .9999 beside them). */
@@ -119,7 +136,13 @@ export const zCountry = z
     ctx.addIssue({ code: 'custom', message: `${v} is not an ISO 3166 country code` });
     return z.NEVER;
   })
-  .meta({ description: 'ISO 3166 country code, alpha-2 (CY) or alpha-3 (CYP), any case; stored and answered as alpha-3.', example: 'CYP' });
+  .meta({
+    id: 'CountryCode',
+    enum: [...COUNTRY_INPUT_CODES],
+    'x-any-case': true,
+    description: 'ISO 3166 country code, alpha-2 (CY) or alpha-3 (CYP), any case; stored and answered as alpha-3.',
+    example: 'CYP',
+  });
 export const zLanguage = z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 639 code').transform((v) => v.toLowerCase());
 
 /** The code of a reference-data record (used in paths, so no "/"): unique within the organisation. */
@@ -162,6 +185,11 @@ export const postalAddressOut = {
   postal_code: z.string().nullable(),
   country_code: z.string().nullable(),
 };
+
+/** A list of text or ids with no item twice (the second is named): `uniqueItems` in the document. */
+export function distinctItems<T extends z.ZodArray<z.ZodType<string>>>(list: T) {
+  return documentedRule(list.superRefine(distinct((item: string) => item), whenParsed), { uniqueItems: true });
+}
 
 /** A list's refinement: the second of two equal items is named (`merchants.1`, `products.1.id`). Run with `whenParsed`. */
 export function distinct<T>(key: (item: T) => string, field?: string, message = 'listed twice') {

@@ -6,7 +6,7 @@ import { PROFILE_CAP } from '../../domain/analysis/limits';
 import { REWARDS_SORT_FIELDS } from '../../domain/analysis/rewards';
 import { contactSearchQuery } from '../contacts/responses';
 import { pagesList } from '../lists';
-import { pagingQuery, whenParsed, zCurrency, zEpochQuery, zId } from '../validation';
+import { documentedRule, exactlyOneOf, pagingQuery, whenParsed, zCurrency, zEpochQuery, zId } from '../validation';
 
 const code = z.string().trim().min(1).max(100);
 const categoryFilter = {
@@ -70,7 +70,7 @@ export const orderAnalysisResponse = pagesList(orderAnalysisItem);
 
 const contactFilters = contactSearchQuery.omit({ page: true, size: true, sort: true, order: true, organisation_id: true, financials: true, metrics: true });
 
-export const profilesBody = z
+export const profilesBody = documentedRule(z
   .strictObject({
     ids: z.array(zId).min(1).max(PROFILE_CAP).optional().meta({ description: `Contact GUIDs, at most ${PROFILE_CAP}.` }),
     codes: z.array(code).min(1).max(PROFILE_CAP).optional().meta({ description: `Contact codes, at most ${PROFILE_CAP}.` }),
@@ -80,7 +80,7 @@ export const profilesBody = z
     const given = (['ids', 'codes', 'search'] as const).filter((k) => body[k] !== undefined);
     if (given.length === 0) ctx.addIssue({ code: 'custom', path: ['ids'], message: 'give one of ids, codes or search' });
     if (given.length > 1) ctx.addIssue({ code: 'custom', path: [given[1]], message: 'give only one of ids, codes or search' });
-  }, whenParsed);
+  }, whenParsed), exactlyOneOf('ids', 'codes', 'search'));
 
 const idNames = z.array(z.object({ id: z.string(), name: z.string() }));
 

@@ -3,15 +3,12 @@
 // resolve assignees from (src/domain/assignments/resolve.ts).
 import { z } from 'zod';
 import { contentList, nameCodeQuery } from '../lists';
-import { distinct, pagingQuery, whenParsed, zId, zRefCode, zRefName } from '../validation';
+import { distinctItems, pagingQuery, zId, zRefCode, zRefName } from '../validation';
 
 const description = z.string().trim().max(2000);
 
 /** Members in the order given (their position); each a user of the caller's organisation. */
-const userIds = z
-  .array(zId)
-  .max(1000)
-  .superRefine(distinct((id: string) => id), whenParsed)
+const userIds = distinctItems(z.array(zId).max(1000))
   .meta({ description: 'Member users in order (the order breaks ties when a member is picked); an unknown one is 400 naming user_ids.N.' });
 
 const organisationId = zId.meta({

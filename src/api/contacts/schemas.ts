@@ -2,7 +2,7 @@
 // the main one and the "alternative contact shape"; src/domain/contacts/normalise.ts merges
 // them. Item schemas shared by create and update are built by functions of `forUpdate`.
 import { z } from 'zod';
-import { whenParsed, zAmount, zBool, zCountry, zCurrency, zEmail, zEpoch, zId, zLanguage, zNonNegativeAmount } from '../validation';
+import { documentedRule, someOf, whenParsed, zAmount, zBool, zCountry, zCurrency, zEmail, zEpoch, zId, zLanguage, zNonNegativeAmount } from '../validation';
 
 /** zCountry checks the code against ISO 3166 itself; the name stays for the schemas that use it. */
 export const zCountryCode = zCountry;
@@ -13,10 +13,12 @@ const clearable = (max = 200) => text(max).nullable().optional();
 /** Values beyond those spec 2.1 shows are allowed ("not shown"), in the same upper-case form. */
 const typeCode = z.string().regex(/^[A-Z][A-Z0-9_]{0,49}$/, 'must be an upper-case code such as HOME or LANDLINE');
 
-export const zRef = z
-  .strictObject({ id: zId.optional(), code: text(100).optional() })
-  .refine((r) => r.id !== undefined || r.code !== undefined, { message: 'give the id or the code', ...whenParsed })
-  .meta({ description: 'A reference by id or by code (one of the two).' });
+export const zRef = documentedRule(
+  z
+    .strictObject({ id: zId.optional(), code: text(100).optional() })
+    .refine((r) => r.id !== undefined || r.code !== undefined, { message: 'give the id or the code', ...whenParsed }),
+  someOf('id', 'code'),
+).meta({ description: 'A reference by id or by code (at least one of the two).' });
 
 const code = text(100).regex(/^[^/]+$/, 'must not contain "/"');
 

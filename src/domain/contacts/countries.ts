@@ -99,6 +99,9 @@ export function countryName(code: string | null | undefined): string | null {
 
 export const COUNTRY_CODES: readonly string[] = Object.keys(COUNTRIES);
 
+/** Every code alpha3Of takes: alpha-2, then alpha-3 (upper-case; any case is taken). */
+export const COUNTRY_INPUT_CODES: readonly string[] = [...Object.keys(ALPHA_2), ...COUNTRY_CODES];
+
 const ALPHA_2_OF: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(ALPHA_2).map(([two, three]) => [three, two]));
 
 /** The alpha-2 code of an alpha-3 code; undefined for an unknown one. */

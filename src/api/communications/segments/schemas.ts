@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { contentList, nameCodeQuery } from '../../lists';
 import { contactSearchQuery } from '../../contacts/responses';
-import { distinct, pagingQuery, whenParsed, zEpoch, zId, zRefCode, zRefName } from '../../validation';
+import { distinctItems, pagingQuery, zEpoch, zId, zRefCode, zRefName } from '../../validation';
 
 export const SEGMENT_TYPES = ['STATIC', 'FILTER'] as const;
 
@@ -27,10 +27,7 @@ export const segmentFilters = z
   .extend({ registered_on_from: zEpoch.optional(), registered_on_to: zEpoch.optional() })
   .meta({ description: 'FILTER only: filters of GET /contacts (same names and meaning), all of which a contact must match; {} is every contact.' });
 
-const contactIds = z
-  .array(zId)
-  .max(10_000)
-  .superRefine(distinct((id: string) => id), whenParsed)
+const contactIds = distinctItems(z.array(zId).max(10_000))
   .meta({ description: 'STATIC only: ids of contacts of the organisation (an unknown one is 400 naming contact_ids.N).' });
 
 export const segmentCreateBody = z.strictObject({

@@ -3,14 +3,17 @@
 import { z } from 'zod';
 import { contactParams } from '../../contacts/schemas';
 import { customFieldsBody, customFieldsOut } from '../../custom-fields/schemas';
-import { pagingQuery, whenParsed, zCurrency, zEpoch, zEpochQuery, zId, zNonNegativeAmount, zPositiveAmount } from '../../validation';
+import { documentedRule, exactlyOneOf, pagingQuery, whenParsed, zCurrency, zEpoch, zEpochQuery, zId, zNonNegativeAmount, zPositiveAmount } from '../../validation';
 import { secret } from '../../secret-fields';
 
 
 /** A reference by id or code: exactly one of the two. */
-const idOrCode = z
-  .strictObject({ id: zId.optional(), code: z.string().min(1).max(100).optional() })
-  .refine((v) => (v.id === undefined) !== (v.code === undefined), { message: 'give id or code, not both', ...whenParsed });
+const idOrCode = documentedRule(
+  z
+    .strictObject({ id: zId.optional(), code: z.string().min(1).max(100).optional() })
+    .refine((v) => (v.id === undefined) !== (v.code === undefined), { message: 'give id or code, not both', ...whenParsed }),
+  exactlyOneOf('id', 'code'),
+);
 
 const product = z.strictObject({
   product_sku: z.string().min(1).max(100),
@@ -25,7 +28,10 @@ const contactRef = {
   cim: z.string().min(1).max(100).optional().meta({ description: "A contact identification medium (docs/loyalty.md \"Identifying the contact\"); this or contact_id." }),
 };
 
-export const purchaseBody = z.strictObject({
+/** The contact is named once: by contact_id or by cim (src/domain/loyalty/purchases/resolve.ts). */
+const oneContact = exactlyOneOf('contact_id', 'cim');
+
+export const purchaseBody = documentedRule(z.strictObject({
   id: zId.optional().meta({ description: 'Generated when absent.' }),
   ...contactRef,
   reference_number: z.string().min(1).max(100).meta({ description: "The external system's reference, unique in the organisation." }),
@@ -43,16 +49,16 @@ export const purchaseBody = z.strictObject({
   merchant_tap: idOrCode.optional(),
   outlet_tap: idOrCode.optional(),
   custom_fields: customFieldsBody.optional(),
-});
+}), oneContact);
 
-export const returnBody = z.strictObject({
+export const returnBody = documentedRule(z.strictObject({
   ...contactRef,
   reference_number: z.string().min(1).max(100),
   amount: zPositiveAmount,
   currency_code: zCurrency.optional(),
   merchant_tap: idOrCode.optional(),
   outlet_tap: idOrCode.optional(),
-});
+}), oneContact);
 
 export const purchaseListQuery = pagingQuery(['performed_on', 'created_on', 'number', 'total_amount', 'reference_number']).extend({
   contact_id: z.string().min(1).max(100).optional(),

@@ -13,17 +13,14 @@ import {
 } from '../../../domain/loyalty/reference/values';
 import { contentList, nameCodeQuery } from '../../lists';
 import { PRODUCT_ID_TYPES } from '../../spend-conditions/schemas';
-import { distinct, pagingQuery, whenParsed, zAnyCase, zCurrency, zEpoch, zId, zNonNegativeAmount, zPositiveAmount, zRefCode, zRefName } from '../../validation';
+import { distinct, distinctItems, pagingQuery, whenParsed, zAnyCase, zCurrency, zEpoch, zId, zNonNegativeAmount, zPositiveAmount, zRefCode, zRefName } from '../../validation';
 
 const code = zRefCode;
 const name = zRefName;
 const description = z.string().max(2000);
 
 
-const merchants = z
-  .array(zId)
-  .max(200)
-  .superRefine(distinct((id: string) => id), whenParsed)
+const merchants = distinctItems(z.array(zId).max(200))
   .meta({ description: 'Ids of network units (/organisations) of type MERCHANT; empty: every merchant.' });
 
 const productRef = z.strictObject({ id_type: z.enum(PRODUCT_ID_TYPES), id: zId });
@@ -41,10 +38,7 @@ const describedItem = { id: z.string(), code: z.string().nullable(), name: z.str
 
 // ---------------------------------------------------------------- reward schemes
 
-const signUpCodes = z
-  .array(z.string().trim().min(1).max(100))
-  .max(1000)
-  .superRefine(distinct((c: string) => c), whenParsed)
+const signUpCodes = distinctItems(z.array(z.string().trim().min(1).max(100)).max(1000))
   .meta({ description: 'Codes that admit an account to a CLOSE_LOOP_SIGN_UP scheme: required (non-empty) for it, not allowed otherwise.' });
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
@@ -53,10 +47,7 @@ const allowedDomain = z
   .trim()
   .transform((d) => d.toLowerCase().replace(/^@/, ''))
   .pipe(z.string().regex(DOMAIN, 'must be a domain name such as example.com'));
-const allowedDomains = z
-  .array(allowedDomain)
-  .max(1000)
-  .superRefine(distinct((d: string) => d), whenParsed)
+const allowedDomains = distinctItems(z.array(allowedDomain).max(1000))
   .meta({
     description:
       'E-mail domains admitted to an EMAIL_DOMAIN scheme: required (non-empty) for it, not allowed otherwise. Stored lower-case, without a leading "@".',
