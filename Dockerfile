@@ -4,15 +4,18 @@ FROM node:20-bookworm-slim
 
 WORKDIR /app
 
-# npm ci's postinstall generates the Prisma client, so the schema and its config come first;
-# this layer is rebuilt only when dependencies or the schema change. The embedded Temporal server
-# is a workspace (temporal/server): npm ci needs its package.json, and runs its postinstall (which
+# Installed the way README says, with the committed lock file: npm install, not npm ci, which
+# refuses lock files written on this registry (they omit other platforms' optional binaries:
+# FACTS.md, .ci/run). package.json's allowScripts says which dependencies' install scripts run.
+# The postinstall generates the Prisma client, so the schema and its config come first; this
+# layer is rebuilt only when dependencies or the schema change. The embedded Temporal server is a
+# workspace (temporal/server): the install needs its package.json, and runs its postinstall (which
 # installs nothing here: the UI app's sources come later).
 COPY package.json package-lock.json prisma.config.ts ./
 COPY temporal/server/package.json temporal/server/install-ui.mjs ./temporal/server/
 COPY scripts ./scripts
 COPY prisma ./prisma
-RUN npm ci && npm cache clean --force
+RUN npm install --no-audit --no-fund && npm cache clean --force
 
 COPY . .
 # The compiled service, the compiled Temporal server package and the workflow bundle

@@ -6,6 +6,8 @@ import { protectDataDir } from './data-dir';
 import { createPrismaClient, type Db } from './db/client';
 import { startEmbeddedDatabase } from './db/embedded';
 import { applyMigrations } from './db/migrate';
+import { backupDatabase } from './db/backup';
+import { restoreDataDir } from './db/restore';
 import { createApiKey, revokeApiKey, type ApiKeyKind } from './domain/identity/api-keys';
 import { createOrganisation } from './domain/identity/organisations';
 import { isKnownScope } from './domain/identity/scopes';
@@ -37,6 +39,12 @@ const USAGE = `npm run admin -- <command> [options]
   reencrypt-secrets
         seals every stored secret under SECRETS_KEY (after a key rotation: docs/security.md);
         exit code 1 when some did not open with SECRETS_KEY or SECRETS_KEY_PREVIOUS
+  backup --to FILE [--force]
+        a consistent copy of the database (gzip'd, mode 0600), also while the service runs;
+        --force overwrites FILE. Keys are not in it (docs/operations.md "Backups")
+  restore --from FILE [--force]
+        into the embedded database of DATA_DIR, which must be empty (or --force: its database
+        is moved aside and replaced, its other files stay); checks the ledger of what it restored
 
 Prints JSON. Works on DATABASE_URL, or on the embedded database in DATA_DIR (through the
 running service when it holds the directory).`;
@@ -49,9 +57,11 @@ async function main() {
       name: { type: 'string' }, organisation: { type: 'string' }, username: { type: 'string' },
       password: { type: 'string' }, email: { type: 'string' }, admin: { type: 'boolean' }, scopes: { type: 'string' },
       type: { type: 'string' }, id: { type: 'string' }, 'admin-username': { type: 'string' }, 'admin-password': { type: 'string' },
+      to: { type: 'string' }, from: { type: 'string' }, force: { type: 'boolean' },
     },
   });
   if (!command || command === 'help' || command === '--help') return void console.log(USAGE);
+  if (command === 'backup' || command === 'restore') return void console.log(JSON.stringify(await backupOrRestore(command, o), null, 2));
   const scopes = o.scopes?.split(',').map((s) => s.trim());
   const bad = scopes?.find((s) => !isKnownScope(s));
   if (bad) throw new Error(`unknown scope ${bad}`);
@@ -154,8 +164,71 @@ async function changeUser(db: Db, command: string, o: Options, need: (k: string)
   return { ...out, sessions_revoked: true, ...(password ? { password } : {}) };
 }
 
+/**
+ * The backup reads the database as it is (no migrations first: a running service already applied
+ * them). The restore writes only into the embedded shape; at scale PostgreSQL's own tools restore
+ * (docs/operations.md "Backups").
+ */
+async function backupOrRestore(command: 'backup' | 'restore', o: Options) {
+  const option = command === 'backup' ? 'to' : 'from';
+  const file = o[option];
+  if (typeof file !== 'string' || !file) throw new Error(`--${option} FILE is required for ${command}`);
+  const started = Date.now();
+  if (command === 'backup') {
+    if (existsSync(file) && !o.force) throw new Error(`${file} exists: choose a new file, or pass --force to overwrite it`);
+    const { url, close } = await databaseUrl();
+    try {
+      return { ...(await backupDatabase(url, path.resolve(file))), ms: Date.now() - started };
+    } finally {
+      await close();
+    }
+  }
+  const config = loadConfig();
+  if (config.DATABASE_URL) throw new Error('restore writes the embedded database of DATA_DIR: unset DATABASE_URL (at scale, restore with pg_restore: docs/operations.md "Backups")');
+  protectDataDir(config.dataDir);
+  const log = createLogger('warn');
+  const restored = await restoreDataDir(path.resolve(file), config.dataDir, {
+    force: o.force === true,
+    log,
+    inspect: async (url) => {
+      const db = createPrismaClient(url, { poolSize: 2 });
+      try {
+        return await checkLedger(db, null);
+      } finally {
+        await db.$disconnect();
+      }
+    },
+  });
+  const { inspected: violations, ...summary } = restored;
+  if (violations.length) process.exitCode = 1;
+  const keys = KEPT_APART.filter(([name, variable]) => !existsSync(path.join(config.dataDir, name)) && !process.env[variable]);
+  return {
+    ...summary,
+    ledger: { ok: violations.length === 0, violations },
+    ...(keys.length
+      ? { before_start: `copy ${keys.map(([f]) => f).join(' and ')} from the source's data directory into ${config.dataDir} (or set ${keys.map(([, v]) => v).join(' and ')} as there): without them its stored webhook and integration secrets do not open and its open vouchers cannot be redeemed` }
+      : {}),
+  };
+}
+
+/** Keys a backup does not hold (docs/operations.md "Backups"): their file in DATA_DIR, their variable. */
+const KEPT_APART = [['secrets-key', 'SECRETS_KEY'], ['voucher-secret', 'VOUCHER_SECRET']] as const;
+
 /** DATABASE_URL; else the running service's embedded database; else open the data directory. */
 async function connect(): Promise<{ db: Db; close: () => Promise<void> }> {
+  const { url, close } = await databaseUrl();
+  await applyMigrations(url, createLogger('warn'));
+  const db = createPrismaClient(url, { poolSize: 2 });
+  return {
+    db,
+    close: async () => {
+      await db.$disconnect();
+      await close();
+    },
+  };
+}
+
+async function databaseUrl(): Promise<{ url: string; close: () => Promise<void> }> {
   const config = loadConfig();
   const log = createLogger('warn');
   let url = config.DATABASE_URL;
@@ -171,15 +244,7 @@ async function connect(): Promise<{ db: Db; close: () => Promise<void> }> {
     url = embedded.url;
     stopEmbedded = () => embedded.close();
   }
-  await applyMigrations(url, log);
-  const db = createPrismaClient(url, { poolSize: 2 });
-  return {
-    db,
-    close: async () => {
-      await db.$disconnect();
-      await stopEmbedded?.();
-    },
-  };
+  return { url, close: async () => stopEmbedded?.() };
 }
 
 function isAlive(pid: number): boolean {

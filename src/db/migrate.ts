@@ -48,9 +48,14 @@ export class MigrationError extends Error {
 export async function applyMigrations(
   databaseUrl: string,
   log: MigrationLog,
-  opts: { migrationsDir?: string } = {},
+  opts: {
+    migrationsDir?: string;
+    /** Stop after this one (a restore builds the schema its backup was taken on first: src/db/restore.ts). */
+    until?: string;
+  } = {},
 ): Promise<string[]> {
-  const local = readMigrations(opts.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
+  const all = readMigrations(opts.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
+  const local = opts.until === undefined ? all : all.slice(0, all.findIndex((m) => m.name === opts.until) + 1);
   const client = new Client({ connectionString: databaseUrl });
   client.on('error', () => {}); // a dropped connection surfaces as the failing query's error
   try {

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ui = fileURLToPath(new URL('./ui/', import.meta.url));
-// Docker's dependency layer runs npm ci before the sources are copied.
+// Docker's dependency layer installs before the sources are copied.
 if (!existsSync(`${ui}package.json`)) process.exit(0);
 // npm install, not ci: the registry's lock files omit other platforms' optional binaries (.ci/run).
 const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: ui, stdio: 'inherit' });
