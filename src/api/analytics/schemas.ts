@@ -20,7 +20,10 @@ function metricList<const M extends readonly [string, ...string[]]>(names: M) {
       return asked as Array<M[number]>;
     })
     .optional()
-    .meta({ description: `Comma-separated, from ${names.join(', ')}. Default: all.` });
+    .meta({
+      description: `Comma-separated, from ${names.join(', ')} (any case; one named twice counts once). Default: all.`,
+      pattern: `^ *(?:${names.join('|')}) *(?:, *(?:${names.join('|')}) *)*$`,
+    });
 }
 
 export const organisationAnalyticsQuery = z.strictObject({

@@ -86,7 +86,7 @@ export const zPostCodePrefix = z
   .string()
   .transform((v) => v.replace(/\s+/g, '').toUpperCase())
   .pipe(z.string().regex(/^[A-Z0-9-]{1,10}$/, 'must be 1-10 letters, digits or "-" (spaces are removed, letters upper-cased)'))
-  .meta({ description: 'A post code or its prefix, e.g. "SW1A" or "10": upper-cased, spaces removed; 1-10 of A-Z, 0-9, "-".' });
+  .meta({ description: 'A post code or its prefix, e.g. "SW1A" or "10": upper-cased, spaces removed; 1-10 of A-Z, 0-9, "-".', pattern: '^\\s*(?:[A-Za-z0-9-]\\s*){1,10}$' });
 
 export const coverageCreateBody = z.strictObject({
   organisation_id: zId.meta({ description: 'The unit of the business network that serves the post codes starting with post_code.' }),

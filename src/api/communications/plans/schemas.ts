@@ -5,7 +5,7 @@ import { CHANNELS } from '../../../domain/communications/integration-settings';
 import { frequencyProblem } from '../../../domain/communications/schedule';
 import { templateContents } from '../templates/schemas';
 import { contentList, nameCodeQuery } from '../../lists';
-import { pagingQuery, whenParsed, zEpoch, zId, zRefName } from '../../validation';
+import { documentedRule, pagingQuery, whenParsed, zEpoch, zId, zRefName } from '../../validation';
 
 export const PLAN_STATES = ['DRAFT', 'POSTED'] as const;
 
@@ -18,9 +18,11 @@ const frequency = z
     const problem = frequencyProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }, whenParsed)
-  .meta({ description: 'Cron expression in UTC: 5 fields (minute hour day-of-month month day-of-week), or 6 with seconds first.', example: '0 9 * * 1' });
+  // The pattern states the fields' shape in digits and * , / -; names (MON, JAN) are taken too.
+  .meta({ description: 'Cron expression in UTC: 5 fields (minute hour day-of-month month day-of-week), or 6 with seconds first; names such as MON and JAN are taken too.', example: '0 9 * * 1', pattern: '^ *[0-9*,/-]+(?: +[0-9*,/-]+){4,5} *$' });
 
-const ids = (what: string) => z.array(zId).max(50).meta({ description: `Ids of ${what}; each at most once.` });
+/** The plan refuses an id listed twice (src/domain/communications/plans.ts). */
+const ids = (what: string) => documentedRule(z.array(zId).max(50), { uniqueItems: true }).meta({ description: `Ids of ${what}; each at most once.` });
 
 const fields = {
   name: zRefName,

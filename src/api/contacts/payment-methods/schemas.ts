@@ -5,6 +5,10 @@ import { zBool, zCountry, zId } from '../../validation';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 /** JSON integer or a string of digits (payloads send both). */
+/** The document's reading of a bounded zInt: the number, or its digits. */
+const integerText = (minimum: number, maximum: number) => ({
+  anyOf: [{ type: 'integer', minimum, maximum }, { type: 'string', pattern: `^\\d{${String(minimum).length},${String(maximum).length}}$` }],
+});
 const zInt = z.union([z.number().int(), z.string().regex(/^\d{1,9}$/, 'must be an integer').transform(Number)]);
 
 export const contactRefParams = z.object({
@@ -40,8 +44,8 @@ const card = z.strictObject({
   first6: z.string().regex(/^\d{6}$/, 'must be 6 digits').optional(),
   last4: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
   fingerprint: text(500).optional().meta({ description: 'Opaque hash from the payment processor, for comparing cards.' }),
-  expiration_month: zInt.pipe(z.number().min(1).max(12)),
-  expiration_year: zInt.pipe(z.number().min(1000).max(9999)),
+  expiration_month: zInt.pipe(z.number().min(1).max(12)).meta(integerText(1, 12)),
+  expiration_year: zInt.pipe(z.number().min(1000).max(9999)).meta(integerText(1000, 9999)),
   is_default: zBool.optional().meta({ description: 'Same as the top-level is_default, which wins when both are given.' }),
   funding_type: z.enum(FUNDING_TYPES).optional(),
   classification: z.strictObject({ id: text(100).optional(), name: text(200).optional() }).optional().meta({
