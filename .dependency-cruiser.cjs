@@ -61,7 +61,7 @@ module.exports = {
         'tests and benches reach it only as @backoffice/temporal-server, its one entry (index.ts, through ' +
         "tsconfig.json's paths), never a file of it by a path.",
       severity: 'error',
-      from: { path: '^(src|test|bench|e2e)/' },
+      from: { path: '^(src|test|bench|e2e|contract)/' },
       to: { path: ['^temporal/server/', '^@backoffice/temporal-server/'], dependencyTypesNot: ['aliased-tsconfig-paths'] },
     },
     {
