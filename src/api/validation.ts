@@ -159,7 +159,7 @@ export const zRefName = z.string().trim().min(1).max(200);
 export const SOME_ID = '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10';
 
 export const idParams = z.object({ id: zId });
-export const idResponse = z.object({ id: z.string() });
+export const idResponse = z.object({ id: z.string() }).meta({ id: 'RecordId', description: 'The id of the record the call made or acted on.' });
 
 /**
  * Paging query of every list (API-CONVENTIONS "Lists"). `sort` is limited to the given fields

@@ -54,7 +54,9 @@ export const apiKeyList = z.object({ content: z.array(apiKeyItem), paging: pagin
 
 export const logoutBody = z.strictObject({ refresh_token: z.string().min(1).max(500) });
 
-const organisationRef = z.object({ id: z.string(), name: z.string() }).meta({ description: 'The organisation the credential belongs to (the tenant).' });
+// Named components, so that a client generator makes one model of each (openapi-python-client
+// refused the inline copies of each branch).
+const organisationRef = z.object({ id: z.string(), name: z.string() }).meta({ id: 'CredentialOrganisation', description: 'The organisation the credential belongs to (the tenant).' });
 const grantedScopes = z.array(z.string()).meta({ description: 'What the credential may do: `*`, groups, or `<group>:read` / `<group>:write` (docs/security.md "Scope names"). A user token carries the scopes it was issued with.' });
 
 export const currentUserResponse = z.object({
@@ -67,7 +69,7 @@ export const currentUserResponse = z.object({
   is_admin: z.boolean(),
   scopes: grantedScopes,
   organisation: organisationRef,
-});
+}).meta({ id: 'CurrentUser' });
 
 export const currentApiKeyResponse = z.object({
   credential_type: z.literal('API_KEY'),
@@ -77,9 +79,11 @@ export const currentApiKeyResponse = z.object({
     type: z.enum(['SECRET', 'PUBLIC']),
     prefix: z.string().meta({ description: 'First characters of the key, to recognise it.' }),
     expires_on: z.number().int().nullable(),
-  }),
+  }).meta({ id: 'CurrentApiKeyKey' }),
   scopes: grantedScopes.meta({ description: 'The key\'s scopes; a public key reaches the communication operations only, whatever they say.' }),
   organisation: organisationRef,
-});
+}).meta({ id: 'CurrentApiKey' });
 
-export const whoAmIResponse = z.discriminatedUnion('credential_type', [currentUserResponse, currentApiKeyResponse]);
+export const whoAmIResponse = z.discriminatedUnion('credential_type', [currentUserResponse, currentApiKeyResponse]).meta({
+  discriminator: { propertyName: 'credential_type', mapping: { USER: '#/components/schemas/CurrentUser', API_KEY: '#/components/schemas/CurrentApiKey' } },
+});
