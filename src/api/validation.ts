@@ -61,13 +61,23 @@ export function documentedRule<T extends z.ZodType>(schema: T, json: Record<stri
   return schema;
 }
 
-// A member required in a branch is named in its `properties` too (`{}`: any value, the object's
-// own schema says which), so a linter reading the branch alone finds it.
-const given = (member: string) => ({ properties: { [member]: {} }, required: [member] });
+// Stated with if/then and not, which generators of client models leave aside (oneOf/anyOf
+// made them turn one request into a union of models). A member a subschema requires is named in
+// its `properties` too (`{}`: the object's own schema says what it takes), for linters reading
+// the subschema alone.
+const given = (...members: string[]) => ({ properties: Object.fromEntries(members.map((m) => [m, {}])), required: members });
+/** JSON Schema: at least one of the members is given (with none of the others, the last is required). */
+export const someOf = (...members: string[]) => ({
+  if: { not: anyOf(members.slice(0, -1).map((m) => given(m))) },
+  then: given(members[members.length - 1]),
+});
 /** JSON Schema: exactly one of the members is given. */
-export const exactlyOneOf = (...members: string[]) => ({ oneOf: members.map(given) });
-/** JSON Schema: at least one of the members is given. */
-export const someOf = (...members: string[]) => ({ anyOf: members.map(given) });
+export const exactlyOneOf = (...members: string[]) => ({
+  ...someOf(...members),
+  not: anyOf(members.flatMap((a, i) => members.slice(i + 1).map((b) => given(a, b)))),
+});
+/** One schema stands alone: an anyOf of one is refused by linters. */
+const anyOf = (schemas: object[]) => (schemas.length === 1 ? schemas[0] : { anyOf: schemas });
 
 const AMOUNT_TEXT = /^-?\d{1,15}(\.\d{1,4})?$/;
 /** The largest the number form is documented to reach: 15 integer digits (a double cannot hold .9999 beside them). */
