@@ -19,11 +19,8 @@ import type { ActivityDeps } from './deps';
 import { checkIds, notOwned } from './ownership';
 import { inOrgTransaction } from './transaction';
 
-/** Events judged per page: one page is what a retry repeats and what a cancel waits for. */
-export const SIMULATION_PAGE = 500;
-
-export function simulationActivities(deps: Pick<ActivityDeps, 'db' | 'pool'> & { pageSize?: number }) {
-  const size = deps.pageSize ?? SIMULATION_PAGE;
+export function simulationActivities(deps: Pick<ActivityDeps, 'db' | 'pool' | 'config'>) {
+  const size = deps.config.SIMULATION_PAGE_EVENTS;
 
   async function load(ref: SimulationRef): Promise<AutomationSimulation> {
     checkIds({ organisationId: ref.organisationId, simulationId: ref.simulationId });

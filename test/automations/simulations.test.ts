@@ -5,8 +5,10 @@ import { api } from '../support/api';
 import { createTenant, type Tenant } from '../support/tenants';
 import { openDatabase } from '../money/helpers';
 import { startSmtpSink } from '../communications/helpers';
-import { caller, eventually, param, postWebhook, startReceiver } from '../automation-runs/helpers';
+import { caller, param, postWebhook, startReceiver } from '../automation-runs/helpers';
+import { Client } from '@temporalio/client';
 import type { Db } from '../../src/db/client';
+import { connectTemporal } from '../support/temporal';
 import { readOnlyTransaction } from '../../src/db/read-only';
 import { scopedClient } from '../../src/db/tenancy';
 
@@ -146,3 +148,67 @@ test('the transaction a simulation judges in refuses every write', async () => {
     sql.rows(`UPDATE webhooks SET name = name WHERE organisation_id = $1`));
   await expect(write).rejects.toThrow(/read-only transaction/);
 });
+
+const DAY = 86_400;
+
+/** Contacts registered `days` ago (their records back-dated: history the window finds). */
+async function registeredAgo(first: string, country: string, days: number): Promise<string> {
+  const id = await contact(first, country);
+  await db.$executeRawUnsafe(`UPDATE contacts SET created_at = created_at - make_interval(days => $2) WHERE organisation_id = $1::uuid AND id = $3::uuid`, a.organisationId, days, id);
+  return id;
+}
+
+test('HISTORY: 202 {id}, a workflow by the simulation\'s id; the summary by action and by day, samples in the RECORD shape; nothing but its row', async () => {
+  const auto = await twoActionAutomation();
+  const people: Array<[string, string, number]> = [];
+  for (let i = 0; i < 12; i++) people.push([i % 4 === 0 ? 'Alice' : `Bob${i}`, i % 3 === 0 ? 'GRC' : 'CYP', 10 + (i % 3)]);
+  for (const [first, country, days] of people) await registeredAgo(first, country, days);
+  const before = await effectRows(db, a.organisationId);
+  const now = Math.floor(Date.now() / 1000);
+
+  const res = await api('POST', `/automations/${auto}/simulations`, { key: a.secretKey, body: { from_date: now - 13 * DAY, to_date: now - 9 * DAY } });
+  expect([res.status, Object.keys(res.body)]).toEqual([202, ['id']]);
+  const id = res.body.id;
+  const connection = await connectTemporal();
+  try {
+    expect(await new Client({ connection }).workflow.getHandle(`automation-simulation:${id}`).result()).toBe('COMPLETED');
+  } finally {
+    await connection.close();
+  }
+  const sim = await call('GET', `/automations/${auto}/simulations/${id}`);
+  const alices = people.filter(([f]) => f === 'Alice').length;
+  const cypriots = people.filter(([, c]) => c === 'CYP').length;
+  const any = people.filter(([f, c]) => f === 'Alice' || c === 'CYP').length;
+  expect(sim).toMatchObject({ id, mode: 'HISTORY', automation_id: auto, state: 'COMPLETED', progress: { events_done: 12, events_total: 12 }, error: null });
+  expect(sim.summary.events).toBe(12);
+  expect(sim.summary.would_run).toBe(any);
+  expect(sim.summary.by_action.map((x: any) => [x.order, x.adaptor_action, x.would_run, x.skipped, x.would_fail])).toEqual([
+    [1, 'POST_WEBHOOK', alices, 12 - alices, 0], [2, 'COMMUNICATE_CUSTOMER', cypriots, 12 - cypriots, 0],
+  ]);
+  expect(sim.summary.by_action[0].skip_reasons).toEqual([{ reason: 'no filter group matched (group 1: FIRST_NAME EQUAL did not match)', count: 12 - alices }]);
+  expect(sim.summary.by_day).toHaveLength(3);
+  expect(sim.summary.by_day.map((d: any) => d.events)).toEqual([4, 4, 4]);
+  for (const d of sim.summary.by_day) expect(d.timestamp % DAY).toBe(0);
+  expect(sim.samples).toHaveLength(12);
+  expect(sim.samples[0]).toEqual(expect.objectContaining({ entity: { type: 'CONTACTS', id: expect.any(String) }, would_run: expect.any(Boolean), actions: expect.any(Array) }));
+  expect(sim.samples.map((x: any) => x.event.occurred_on)).toEqual([...sim.samples.map((x: any) => x.event.occurred_on)].sort());
+
+  // Its row and the intent that started its workflow, audited; no effect of any kind.
+  const after = await effectRows(db, a.organisationId);
+  expect(after).toEqual({ ...before, workflow_intents: before.workflow_intents + 1, audit_entries: before.audit_entries + 1 });
+  const intents = await db.$queryRawUnsafe<Array<{ workflow_type: string }>>(`SELECT workflow_type FROM workflow_intents WHERE organisation_id = $1::uuid AND workflow_id = $2`, a.organisationId, `automation-simulation:${id}`);
+  expect(intents).toEqual([{ workflow_type: 'automationSimulationWorkflow' }]);
+  expect(receiver.received).toHaveLength(0);
+  expect(smtp.mails).toHaveLength(0);
+
+  const list = await call('GET', `/automations/${auto}/simulations`);
+  expect([list.content.map((x: any) => x.id), list.paging.total]).toEqual([[id], 1]);
+  const cancel = await api('POST', `/automations/${auto}/simulations/${id}/cancel`, { key: a.secretKey });
+  expect([cancel.status, cancel.body.code]).toEqual([409, 'INVALID_STATE_TRANSITION']);
+  for (const path of [`/automations/${auto}/simulations/${id}`, `/automations/${auto}/simulations`]) {
+    expect((await api('GET', path, { key: other.secretKey })).status).toBe(404);
+  }
+  const otherAuto = (await api('POST', '/automations', { key: other.secretKey, body: { name: 'Theirs', entity: 'CONTACTS', event: 'REGISTER_CONTACT' } })).body.id;
+  expect((await api('GET', `/automations/${otherAuto}/simulations/${id}`, { key: other.secretKey })).status).toBe(404);
+  expect((await api('POST', `/automations/${auto}/simulations/${id}/cancel`, { key: other.secretKey })).status).toBe(404);
+}, 60_000);
