@@ -68,7 +68,7 @@ test('cancelled before its start: nothing runs; killed mid-replay: resumes and c
 
   // The dispatcher is held: the row is RUNNING and its workflow not started.
   const cancelled = (await call('POST', `/automations/${auto}/simulations`, window)).id;
-  await call('POST', `/automations/${auto}/simulations/${cancelled}/cancel`);
+  expect(await call('POST', `/automations/${auto}/simulations/${cancelled}/cancel`)).toEqual({ id: cancelled, state: 'CANCELLED' });
   const replayed = (await call('POST', `/automations/${auto}/simulations`, window)).id;
   await stop();
 

@@ -86,12 +86,11 @@ export function simulationRoutes(tag: string, auth: { read: { scope: 'automation
     route({
       method: 'post', path: '/automations/{id}/simulations/{simulation_id}/cancel', operationId: 'cancelAutomationSimulation', tag, auth: auth.write,
       summary: 'Cancel a history simulation',
-      description: 'A RUNNING replay becomes CANCELLED at once and stops at its next page (its summary so far stays); another state: 409 INVALID_STATE_TRANSITION.',
-      params: simulationParams, response: idResponse, errors: [404, 409],
-      handler: async ({ ctx, params }) => {
-        await cancelSimulation(ctx.db, actorOf(ctx), params.id, params.simulation_id);
-        return { id: params.simulation_id };
-      },
+      description:
+        'A RUNNING replay becomes CANCELLED at once and stops at its next page (its summary so far stays). One that already ended keeps its state, ' +
+        'which the answer says (a cancel that crosses the replay\'s end is no error). Cancelling its workflow in the Temporal UI also ends it CANCELLED.',
+      params: simulationParams, response: s.cancelResponse, errors: [404],
+      handler: async ({ ctx, params }) => ({ id: params.simulation_id, state: await cancelSimulation(ctx.db, actorOf(ctx), params.id, params.simulation_id) }),
     }),
     route({
       method: 'get', path: '/automations/{id}/performance', operationId: 'getAutomationPerformance', tag, auth: auth.read,

@@ -107,14 +107,22 @@ export const simulationItem = z.object({
 });
 
 export const simulationList = contentList(simulationItem);
+
+export const cancelResponse = z.object({
+  id: z.string(),
+  state: z.enum(SIMULATION_STATES).meta({ description: 'CANCELLED; or the state it had already ended in (COMPLETED, FAILED, CANCELLED), which stays.' }),
+});
 export const simulationListQuery = pagingQuery(['created_on']);
 
 export const GRANULARITIES = ['DAY', 'HOUR'] as const;
 
 export const performanceQuery = z.strictObject({
-  from_date: zEpochQuery.meta({ description: 'Runs whose event is at or after this second.' }),
-  to_date: zEpochQuery.meta({ description: 'Runs whose event is at or before this second (inclusive).' }),
+  from_date: zEpochQuery.optional().meta({ description: 'Runs whose event is at or after this second; default: 30 days before to_date.', example: '1796083200' }),
+  to_date: zEpochQuery.optional().meta({ description: 'Runs whose event is at or before this second (inclusive); default: now.', example: '1798761599' }),
   granularity: z.enum(GRANULARITIES).default('DAY'),
+}).transform((q) => {
+  const to = q.to_date ?? Math.floor(Date.now() / 1000);
+  return { ...q, to_date: to, from_date: q.from_date ?? to - 30 * 86_400 };
 }).superRefine((q, ctx) => {
   if (q.to_date < q.from_date) ctx.addIssue({ code: 'custom', path: ['to_date'], message: 'must not be before from_date' });
   else if (q.to_date - q.from_date > MAX_WINDOW_DAYS * 86_400) ctx.addIssue({ code: 'custom', path: ['to_date'], message: `the window spans at most ${MAX_WINDOW_DAYS} days` });

@@ -6,7 +6,7 @@ import { txSql } from '../../db/sql';
 import { recordIntent } from '../../temporal/intents';
 import { simulationWorkflowId } from '../../workflows/contracts';
 import { audit, type AuditActor } from '../audit';
-import { conflict, found } from '../errors';
+import { found } from '../errors';
 import { newId } from '../ids';
 import { pageOf, type ListArgs, type ListPage } from '../lists';
 import { getAutomation } from './definitions';
@@ -63,19 +63,20 @@ export async function listSimulations(tx: Tx, organisationId: string, automation
 }
 
 /**
- * CANCELLED, conditionally on RUNNING (409 otherwise): the replay sees it at its next page and
- * stops. The database is the truth, so no signal is needed, and a worker that is down meanwhile
- * finds the row cancelled when it comes back.
+ * CANCELLED, conditionally on RUNNING: the replay sees it at its next page and stops. The
+ * database is the truth, so no signal is needed, and a worker that is down meanwhile finds the row
+ * cancelled when it comes back. A replay that already ended keeps its state: answered, as a
+ * repeated cancel is (so a cancel that crosses the replay's end is no error).
  */
-export async function cancelSimulation(tx: Tx, actor: AuditActor, automationId: string, id: string): Promise<void> {
+export async function cancelSimulation(tx: Tx, actor: AuditActor, automationId: string, id: string): Promise<SimulationState> {
   const current = await getSimulation(tx, actor.organisationId, automationId, id);
-  const by = `cancelled by ${actor.actorType}:${actor.actorId}`;
   const { count } = await tx.automationSimulation.updateMany({
     where: { organisationId: actor.organisationId, id, state: 'RUNNING' },
-    data: { state: 'CANCELLED', error: by, completedAt: new Date() },
+    data: { state: 'CANCELLED', error: `cancelled by ${actor.actorType}:${actor.actorId}`, completedAt: new Date() },
   });
-  if (!count) throw conflict('INVALID_STATE_TRANSITION', `the simulation is ${current.state}: only a RUNNING one is cancelled`, 'state');
+  if (!count) return current.state as SimulationState;
   await audit(tx, actor, { action: 'CANCEL_SIMULATION', entityType: 'automation', entityId: automationId, changes: { simulation_id: id } });
+  return 'CANCELLED';
 }
 
 /** Ends a RUNNING row (the replay's end, its failure, or its workflow closed from outside); a settled row stays as it is. */
