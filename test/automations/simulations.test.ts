@@ -4,6 +4,7 @@
 import { api } from '../support/api';
 import { createTenant, type Tenant } from '../support/tenants';
 import { openDatabase } from '../money/helpers';
+import { effectRows } from './helpers';
 import { startSmtpSink } from '../communications/helpers';
 import { caller, param, postWebhook, startReceiver } from '../automation-runs/helpers';
 import { Client } from '@temporalio/client';
@@ -39,17 +40,6 @@ afterAll(async () => {
   await smtp?.close();
   await db?.$disconnect();
 });
-
-/** Rows of every table a run (or a simulation) could write, in the organisation. */
-export async function effectRows(database: Db, organisationId: string): Promise<Record<string, number>> {
-  const tables = ['adaptor_action_records', 'webhook_requests', 'communications', 'outbox_events', 'workflow_intents', 'audit_entries', 'contact_custom_fields'];
-  const out: Record<string, number> = {};
-  for (const t of tables) {
-    const [row] = await database.$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM ${t} WHERE organisation_id = $1::uuid`, organisationId);
-    out[t] = row.n;
-  }
-  return out;
-}
 
 const firstName = (value: string) => [{ filters: [{ attribute: 'FIRST_NAME', operator: 'EQUAL', value }] }];
 
