@@ -199,6 +199,15 @@ test('HISTORY: 202 {id}, a workflow by the simulation\'s id; the summary by acti
   for (const path of [`/automations/${auto}/simulations/${id}`, `/automations/${auto}/simulations`]) {
     expect((await api('GET', path, { key: other.secretKey })).status).toBe(404);
   }
+  // Anonymising a contact drops its samples (they hold its values); the counts stay.
+  const sampled = sim.samples[0].event.contact_id;
+  expect(sampled).toBe(sim.samples[0].entity.id);
+  await call('POST', `/contacts/${sampled}/anonymize`);
+  const cleared = await call('GET', `/automations/${auto}/simulations/${id}`);
+  expect(cleared.samples.map((x: any) => x.event.contact_id)).toEqual(sim.samples.slice(1).map((x: any) => x.event.contact_id));
+  expect(JSON.stringify(cleared.samples)).not.toContain(sampled);
+  expect(cleared.summary).toEqual(sim.summary);
+
   const otherAuto = (await api('POST', '/automations', { key: other.secretKey, body: { name: 'Theirs', entity: 'CONTACTS', event: 'REGISTER_CONTACT' } })).body.id;
   expect((await api('GET', `/automations/${otherAuto}/simulations/${id}`, { key: other.secretKey })).status).toBe(404);
   expect((await api('POST', `/automations/${auto}/simulations/${id}/cancel`, { key: other.secretKey })).status).toBe(404);

@@ -61,7 +61,11 @@ export const actionVerdict = z.object({
 
 export const runVerdict = z.object({
   entity: z.object({ type: z.string(), id: z.string() }),
-  event: z.object({ type: z.string(), occurred_on: z.number().int().meta({ description: 'The event\'s time: now for RECORD, the record\'s for HISTORY.' }) }),
+  event: z.object({
+    type: z.string(),
+    occurred_on: z.number().int().meta({ description: 'The event\'s time: now for RECORD, the record\'s for HISTORY.' }),
+    contact_id: z.string().nullable().meta({ description: 'The contact the event is about.' }),
+  }),
   would_run: z.boolean().meta({ description: 'At least one action would do its work.' }),
   actions: z.array(actionVerdict),
 });

@@ -34,7 +34,8 @@ export interface ActionVerdict {
 
 export interface RunVerdict {
   entity: { type: string; id: string };
-  event: { type: string; occurred_on: number };
+  /** `contact_id`: the contact the event is about (anonymisation drops a stored sample by it). */
+  event: { type: string; occurred_on: number; contact_id: string | null };
   /** At least one action would do its work. */
   would_run: boolean;
   actions: ActionVerdict[];
@@ -67,7 +68,7 @@ export async function judgeEvent(tx: Tx, sql: OrgSql, organisationId: string, ev
   }
   return {
     entity: plan.entity,
-    event: { type: event.type, occurred_on: event.createdOn },
+    event: { type: event.type, occurred_on: event.createdOn, contact_id: typeof event.payload.contact_id === 'string' ? event.payload.contact_id : null },
     would_run: actions.some((a) => a.verdict === 'WOULD_RUN'),
     actions,
   };
