@@ -16,8 +16,6 @@ import { runPlanOf, runPlanSql, type RunPlan as StoredPlan, type StoredRunPlan }
 import { createRecord, recordAttribute, recordReason, rejectPendingApprovals, type NewRecord, type RecordAttribute, type RecordStatus } from '../domain/automations/records';
 import type { Performer, StepWebhookRequest } from '../domain/automations/actions/define';
 import type { ActionOutcome, RunContext } from '../domain/automations/actions/run-context';
-
-export type { AutomationEvent, RunPlan, RunStep };
 import { writeWebhookStep } from '../domain/automations/webhook-step';
 import { AppError, invalid, notFound } from '../domain/errors';
 import type { AutomationRunInput, StepResult } from '../workflows/contracts';
@@ -26,6 +24,9 @@ import { pgSql } from '../db/sql';
 import { contactSnapshotSql } from '../domain/events/contact-snapshot';
 import { checkIds, notOwned } from './ownership';
 import { inOrgTransaction } from './transaction';
+
+// The workflow reads the plan's types from here (src/workflows/automations.ts).
+export type { AutomationEvent, RunPlan, RunStep };
 
 /**
  * Runs started before inputs carried ids (2026-11-26) also carried the event with its payload:

@@ -6,7 +6,7 @@ import { createTenant, type Tenant } from '../support/tenants';
 import { openDatabase } from '../money/helpers';
 import { effectRows } from './helpers';
 import { startSmtpSink } from '../communications/helpers';
-import { caller, param, postWebhook, startReceiver } from '../automation-runs/helpers';
+import { caller, eventually, param, postWebhook, startReceiver } from '../automation-runs/helpers';
 import { Client } from '@temporalio/client';
 import type { Db } from '../../src/db/client';
 import { connectTemporal } from '../support/temporal';
@@ -212,3 +212,29 @@ test('HISTORY: 202 {id}, a workflow by the simulation\'s id; the summary by acti
   expect((await api('GET', `/automations/${otherAuto}/simulations/${id}`, { key: other.secretKey })).status).toBe(404);
   expect((await api('POST', `/automations/${auto}/simulations/${id}/cancel`, { key: other.secretKey })).status).toBe(404);
 }, 60_000);
+
+test('every entity\'s record and every source of history: a record another entity\'s id does not name, the outbox for other types', async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const replay = async (entity: string, event: string) => {
+    const { id } = await call('POST', '/automations', { name: `${event} replay`, entity, event });
+    await call('POST', `/automations/${id}/actions`, { content: [{ order: 1, ...postWebhook(webhookId) }] });
+    // Each entity's record statement runs: an id of none of its records is 400 naming entity_id.
+    const unknown = await api('POST', `/automations/${id}/simulations`, { key: a.secretKey, body: { entity_id: '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10' } });
+    expect([event, unknown.status, unknown.body.attribute]).toEqual([event, 400, 'entity_id']);
+    const sim = (await api('POST', `/automations/${id}/simulations`, { key: a.secretKey, body: { from_date: now - 600, to_date: now + 600 } })).body.id;
+    return eventually(async () => {
+      const s = await call('GET', `/automations/${id}/simulations/${sim}`);
+      return s.state !== 'RUNNING' && s;
+    }, 30_000, `the ${event} replay`);
+  };
+  for (const [entity, event] of [['PURCHASES', 'PURCHASE_POSTED'], ['VOUCHERS', 'VOUCHER_ISSUED'], ['WALLETS', 'WALLET_TRANSACTION_POSTED'], ['COMMUNICATIONS', 'COMMUNICATION_SENT']]) {
+    expect(await replay(entity, event)).toMatchObject({ state: 'COMPLETED', progress: { events_done: 0, events_total: 0 } });
+  }
+  // UPDATE_CONTACT comes from the outbox: the update just made is the window's one event.
+  const fay = await contact('Fay');
+  await call('PUT', `/contacts/${fay}`, { first_name: 'Faye' });
+  const updated = await replay('CONTACTS', 'UPDATE_CONTACT');
+  expect([updated.state, updated.summary.events]).toEqual(['COMPLETED', 1]);
+  expect(updated.samples[0]).toMatchObject({ entity: { id: fay }, event: { type: 'UPDATE_CONTACT', contact_id: fay }, would_run: true });
+  expect(updated.samples[0].actions[0].effect.body.data).toMatchObject({ contact_id: fay, fields: ['first_name'], contact: { first_name: 'Faye' } });
+}, 120_000);

@@ -64,7 +64,9 @@ export function simulationRoutes(tag: string, auth: { read: { scope: 'automation
         if (body.entity_id !== undefined) {
           return { mode: 'RECORD' as const, runs: [await simulateRecord(ctx.db, ctx.organisationId, params.id, body.entity_id, body.event)] };
         }
-        return clientOf(ctx.db).$transaction((tx) => createSimulation(tx, actorOf(ctx), params.id, body.from_date!, body.to_date!), WRITE_TRANSACTION) as never;
+        const accepted = await clientOf(ctx.db).$transaction((tx) => createSimulation(tx, actorOf(ctx), params.id, body.from_date!, body.to_date!), WRITE_TRANSACTION);
+        // The 202 answer (`also`), which the handler's type, the 200 one's, does not name.
+        return accepted as never;
       },
     }),
     route({

@@ -26,7 +26,7 @@ const SOURCES: Record<EntityCode, Source> = {
   CONTACTS: {
     from: 'contacts r',
     facts: `jsonb_build_object('contact_id', r.id, 'contact_type', r.contact_type,
-      'account_ids', coalesce((SELECT jsonb_agg(a.id ORDER BY a.created_at, a.id) FROM accounts a WHERE a.organisation_id = $1 AND a.contact_id = r.id), '[]'::jsonb))`,
+      'account_ids', coalesce((SELECT jsonb_agg(acc.id ORDER BY acc.created_at, acc.id) FROM accounts acc WHERE acc.organisation_id = $1 AND acc.contact_id = r.id), '[]'::jsonb))`,
     contact: 'r.id',
   },
   PURCHASES: {
@@ -36,9 +36,10 @@ const SOURCES: Record<EntityCode, Source> = {
     contact: 'r.contact_id',
   },
   WALLETS: {
-    from: 'wallets r JOIN accounts a ON a.id = r.account_id',
-    facts: `jsonb_build_object('wallet_id', r.id, 'contact_id', a.contact_id, 'account_id', r.account_id, 'currency_code', r.currency_code)`,
-    contact: 'a.contact_id',
+    // Not `a`: the snapshot's own subqueries use c and a.
+    from: 'wallets r JOIN accounts acc ON acc.id = r.account_id',
+    facts: `jsonb_build_object('wallet_id', r.id, 'contact_id', acc.contact_id, 'account_id', r.account_id, 'currency_code', r.currency_code)`,
+    contact: 'acc.contact_id',
   },
   VOUCHERS: {
     from: 'vouchers r',
