@@ -5,6 +5,7 @@ import { api } from '../support/api';
 import { createTenant, type Tenant } from '../support/tenants';
 import { openDatabase } from '../money/helpers';
 import { effectRows } from './helpers';
+import { purchaseBody } from '../loyalty/purchases/setup';
 import { startSmtpSink } from '../communications/helpers';
 import { caller, eventually, param, postWebhook, startReceiver } from '../automation-runs/helpers';
 import { Client } from '@temporalio/client';
@@ -238,3 +239,25 @@ test('every entity\'s record and every source of history: a record another entit
   expect(updated.samples[0]).toMatchObject({ entity: { id: fay }, event: { type: 'UPDATE_CONTACT', contact_id: fay }, would_run: true });
   expect(updated.samples[0].actions[0].effect.body.data).toMatchObject({ contact_id: fay, fields: ['first_name'], contact: { first_name: 'Faye' } });
 }, 120_000);
+
+test('a purchase: RECORD reads its facts, HISTORY finds it by its posting', async () => {
+  const buyer = (await call('POST', '/contacts', { contact_type: 'PERSON', first_name: 'Gus', last_name: 'Buyer', accounts: [{ name: 'Main', is_primary: true, currency_code: 'EUR' }] })).id;
+  const bought = await api('POST', '/purchases', { key: a.secretKey, body: purchaseBody(buyer, 80) });
+  expect(bought.status).toBe(200);
+  const { id: auto } = await call('POST', '/automations', { name: 'Big spenders', entity: 'PURCHASES', event: 'PURCHASE_POSTED' });
+  await call('POST', `/automations/${auto}/actions`, { content: [{ order: 1, ...postWebhook(webhookId, [{ filters: [{ attribute: 'TOTAL_AMOUNT', operator: 'GREATER', value: 50 }, { attribute: 'FIRST_NAME', operator: 'EQUAL', value: 'gus' }] }]) }] });
+  const run = (await call('POST', `/automations/${auto}/simulations`, { entity_id: bought.body.id })).runs[0];
+  expect(run.entity).toEqual({ type: 'PURCHASES', id: bought.body.id });
+  expect(run.actions[0].filters.map((f: any) => [f.attribute, f.actual, f.passed])).toEqual([['TOTAL_AMOUNT', '80', true], ['FIRST_NAME', 'Gus', true]]);
+  expect(run.actions[0].effect.body.data).toMatchObject({ purchase_id: bought.body.id, contact_id: buyer, currency_code: 'EUR' });
+  const cheaper = (await call('POST', `/automations/${auto}/simulations`, { entity_id: bought.body.id, event: { TOTAL_AMOUNT: 20 } })).runs[0];
+  expect(cheaper.actions[0]).toMatchObject({ verdict: 'SKIPPED', filters: [{ actual: 20, passed: false }, { passed: true }] });
+
+  const now = Math.floor(Date.now() / 1000);
+  const sim = (await api('POST', `/automations/${auto}/simulations`, { key: a.secretKey, body: { from_date: now - 600, to_date: now + 600 } })).body.id;
+  const done = await eventually(async () => {
+    const s = await call('GET', `/automations/${auto}/simulations/${sim}`);
+    return s.state !== 'RUNNING' && s;
+  }, 30_000, 'the purchase replay');
+  expect([done.state, done.summary.events, done.summary.would_run]).toEqual(['COMPLETED', 1, 1]);
+}, 60_000);
