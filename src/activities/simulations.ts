@@ -64,6 +64,8 @@ export function simulationActivities(deps: Pick<ActivityDeps, 'db' | 'pool' | 'c
       }
       for (;;) {
         if (row.state !== 'RUNNING') return row.state as SimulationOutcome;
+        // Its workflow cancelled in the Temporal UI: the settlement marks the row.
+        if (Context.current().cancellationSignal.aborted) return 'CANCELLED';
         const { verdicts, next } = await judgePage(row, row.cursor as unknown as Cursor | null);
         if (!next) {
           await inOrgTransaction(deps.db, org, (tx) => settleSimulation(tx, org, row.id, 'COMPLETED'));

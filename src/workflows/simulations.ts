@@ -2,7 +2,7 @@
 // docs/automations.md "Simulations"), started once its RUNNING row committed. The replay is one
 // long activity that pages through the window, heartbeating, and checkpoints each page in the row:
 // a worker that dies mid-way loses at most the page it was judging, and the retry resumes there.
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
 import { HEARTBEAT_TIMEOUT } from './heartbeat';
 import type { Activities } from '../activities';
 import type { SimulationOutcome, SimulationRef } from './contracts';
@@ -18,12 +18,15 @@ const settle = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
-/** Count, replay, complete; a refusal or the last failed attempt marks the row FAILED with the reason. */
+/**
+ * Count, replay, complete; a refusal or the last failed attempt marks the row FAILED with the
+ * reason. An operator's cancel ends the workflow cancelled, and its settlement the row CANCELLED.
+ */
 export async function automationSimulationWorkflow(input: SimulationRef): Promise<SimulationOutcome> {
   try {
     return await replay.replaySimulation(input);
   } catch (err) {
-    if (!(err instanceof ActivityFailure)) throw err;
+    if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
     await settle.failSimulation(input, err.cause?.message ?? err.message);
     return 'FAILED';
   }

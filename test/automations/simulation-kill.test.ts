@@ -2,7 +2,8 @@
 // (docs/automations.md "Simulations"): a service of its own, judging 5 events a page, is killed
 // with SIGKILL once some pages are checkpointed; after the restart the replay resumes at its
 // cursor and ends with every event counted exactly once. Its cancel is the row's: a replay
-// cancelled before its workflow started finds it so and does nothing.
+// cancelled before its workflow started finds it so and does nothing; one whose workflow an
+// operator cancels mid-way ends CANCELLED by its settlement.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenants';
 import { connectTemporal } from '../support/temporal';
+import { eventually } from '../automation-runs/helpers';
 
 const CONTACTS = 300;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-simulation-kill-'));
@@ -37,7 +39,7 @@ function database(): Db {
 }
 
 const start = async (dispatcher: boolean) => {
-  service = await startServiceProcess(serviceEnv(dataDir, { ...own.env, SIMULATION_PAGE_EVENTS: '5', OUTBOX_DISPATCHER: String(dispatcher) }));
+  service = await startServiceProcess(serviceEnv(dataDir, { ...own.env, SIMULATION_PAGE_EVENTS: '5', OUTBOX_DISPATCHER: String(dispatcher), WORKFLOW_RECONCILE_MS: '500' }));
   db = database();
 };
 
@@ -46,7 +48,7 @@ async function stop(): Promise<void> {
   await service?.stop('SIGKILL');
 }
 
-test('cancelled before its start: nothing runs; killed mid-replay: resumes and counts every event once', async () => {
+test('cancelled before its start: nothing runs; killed mid-replay: resumes and counts every event once; cancelled in Temporal: CANCELLED', async () => {
   await start(false);
   const { secretKey: key } = await createTenant('simulation kill', dataDir, own.url);
   const call = async (method: string, route: string, body?: object) => {
@@ -101,6 +103,22 @@ test('cancelled before its start: nothing runs; killed mid-replay: resumes and c
   expect(sim.samples).toHaveLength(20);
   const gone = await call('GET', `/automations/${auto}/simulations/${cancelled}`);
   expect([gone.state, gone.progress.events_done, gone.error]).toEqual(['CANCELLED', 0, expect.stringMatching(/^cancelled by api_key:/)]);
+
+  // Cancelled in the Temporal UI mid-replay: the workflow ends cancelled, the row CANCELLED with its progress so far.
+  const third = (await call('POST', `/automations/${auto}/simulations`, window)).id;
+  await eventually(async () => (await db!.automationSimulation.findUniqueOrThrow({ where: { id: third } })).eventsDone > 0, 60_000, 'the third replay under way');
+  const connection2 = await connectTemporal(service!.temporalAddress, dataDir);
+  try {
+    await new Client({ connection: connection2 }).workflow.getHandle(`automation-simulation:${third}`).cancel();
+  } finally {
+    await connection2.close();
+  }
+  const stopped = await eventually(async () => {
+    const r = await call('GET', `/automations/${auto}/simulations/${third}`);
+    return r.state !== 'RUNNING' && r;
+  }, 30_000, 'the cancelled replay settled');
+  expect(stopped).toMatchObject({ state: 'CANCELLED', error: "the replay's workflow was cancelled by an operator" });
+  expect(stopped.progress.events_done).toBeLessThan(CONTACTS);
   expect(await db!.webhookRequest.count()).toBe(0);
   expect(await db!.adaptorActionRecord.count()).toBe(0);
 }, 300_000);
