@@ -89,6 +89,8 @@ export const configSchema = z.object({
   WORKFLOW_RECONCILE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   /** Delays before each attempt of a webhook request, e.g. `0,5s,5m` (docs/webhooks.md); parsed to ms. */
   WEBHOOK_RETRY_SCHEDULE: z.string().default('0,5s,5m,30m,2h,5h,10h,10h').transform(parseSchedule),
+  /** Events a HISTORY simulation judges per page: what a retry repeats and a cancel waits for (docs/automations.md "Simulations"). */
+  SIMULATION_PAGE_EVENTS: z.coerce.number().int().min(1).max(5_000).default(500),
   /** How long one webhook attempt waits for the whole answer. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /**

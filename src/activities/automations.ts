@@ -10,30 +10,23 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps';
 import { scopedClient } from '../db/tenancy';
 import type { Db, Tx } from '../db/client';
-import { evaluateFilters } from '../domain/automations/filters';
-import { entityIdOf, entityOfEvent, stepAction } from '../domain/automations/catalogue';
+import { stepAction } from '../domain/automations/catalogue';
+import { planRun, runContext, type AutomationEvent, type RunPlan, type RunStep } from '../domain/automations/plan';
 import { runPlanOf, runPlanSql, type RunPlan as StoredPlan, type StoredRunPlan } from '../domain/automations/definitions';
 import { createRecord, recordAttribute, recordReason, rejectPendingApprovals, type NewRecord, type RecordAttribute, type RecordStatus } from '../domain/automations/records';
 import type { Performer, StepWebhookRequest } from '../domain/automations/actions/define';
 import type { ActionOutcome, RunContext } from '../domain/automations/actions/run-context';
 import { writeWebhookStep } from '../domain/automations/webhook-step';
 import { AppError, invalid, notFound } from '../domain/errors';
-import { automationRunWorkflowId, type AutomationRunInput, type StepResult } from '../workflows/contracts';
+import type { AutomationRunInput, StepResult } from '../workflows/contracts';
 import { attemptDelivery, LOG_RETRY_MS, type AttemptRequest } from '../domain/webhooks/delivery';
 import { pgSql } from '../db/sql';
 import { contactSnapshotSql } from '../domain/events/contact-snapshot';
 import { checkIds, notOwned } from './ownership';
 import { inOrgTransaction } from './transaction';
 
-/** The event as the run loads it from the outbox, in the run's organisation. */
-export interface AutomationEvent {
-  id: string;
-  type: string;
-  /** Epoch seconds. */
-  createdOn: number;
-  /** The outbox payload: the event's facts and, for an event about a contact, its snapshot. */
-  payload: Record<string, unknown>;
-}
+// The workflow reads the plan's types from here (src/workflows/automations.ts).
+export type { AutomationEvent, RunPlan, RunStep };
 
 /**
  * Runs started before inputs carried ids (2026-11-26) also carried the event with its payload:
@@ -52,25 +45,6 @@ const EVENT = `SELECT id, type, floor(extract(epoch FROM created_at))::bigint AS
     ELSE payload || ${contactSnapshotSql(`(payload->>'contact_id')::uuid`)} END AS payload,
   ${runPlanSql('$1', '$3')} AS automation
 FROM outbox_events WHERE organisation_id = $1 AND id = $2::uuid`;
-
-export interface RunStep {
-  actionId: string;
-  order: number;
-  adaptor: string;
-  adaptorAction: string;
-  parameters: Record<string, string>;
-  /** Whether the action's filters hold for the event; a step that does not is recorded SKIPPED. */
-  matched: boolean;
-  reason?: string;
-}
-
-/** The automation as it was when the run began: later edits change only later runs. */
-export interface RunPlan {
-  automation: { id: string; name: string; entity: string };
-  /** Ids only: the plan travels through the workflow's history (a run's reference is derived per call). */
-  entity: { type: string; id: string };
-  steps: RunStep[];
-}
 
 /**
  * What one call of runAutomation did: the plan (read on the first call, then handed back by the
@@ -103,22 +77,12 @@ export function automationActivities(deps: ActivityDeps) {
     return { event, plan: withPlan ? prepare(event, runPlanOf(automation)) : null };
   }
 
-  /** Each action's filters evaluated against the event. */
+  /** Each action's filters evaluated against the event (./plan.ts, as a simulation plans it). */
   function prepare(event: AutomationEvent, plan: StoredPlan | null): RunPlan | null {
     if (!plan) return null;
-    const entityId = entityIdOf(plan.automation.entity, event.payload);
-    if (!entityId || entityOfEvent(event.type) !== plan.automation.entity) {
-      throw ApplicationFailure.nonRetryable(`event ${event.id} (${event.type}) names no ${plan.automation.entity} entity`, 'EVENT_WITHOUT_ENTITY');
-    }
-    const data = { ...event.payload, event_type: event.type, created_on: event.createdOn };
-    return {
-      automation: { id: plan.automation.id, name: plan.automation.name, entity: plan.automation.entity },
-      entity: { type: plan.automation.entity, id: entityId },
-      steps: plan.actions.map((a) => {
-        const verdict = evaluateFilters(a.filters, data);
-        return { actionId: a.id, order: a.order, adaptor: a.adaptor, adaptorAction: a.adaptorAction, parameters: a.parameters, matched: verdict.matched, reason: verdict.reason };
-      }),
-    };
+    const planned = planRun(event, plan);
+    if (!planned) throw ApplicationFailure.nonRetryable(`event ${event.id} (${event.type}) names no ${plan.automation.entity} entity`, 'EVENT_WITHOUT_ENTITY');
+    return planned;
   }
 
   /**
@@ -126,7 +90,7 @@ export function automationActivities(deps: ActivityDeps) {
    * `performer`: its action's, none when the catalogue no longer has the action.
    */
   async function runStep(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep, performer?: Performer): Promise<StepResult> {
-    const ctx = runContext(input, event, plan, step);
+    const ctx = runContext(input.organisationId, event, plan, step);
     const record = (step.matched && performer?.kind === 'webhook' && (await webhookStep(ctx, performer.request(ctx)))) || (await transactionStep(ctx, step, performer));
     const attributes = record.attributes as unknown as RecordAttribute[];
     // Also for a record found by a retried call: its first attempt may not have been made (or logged).
@@ -186,7 +150,7 @@ export function automationActivities(deps: ActivityDeps) {
 
   /** Opens an approval request: its record, PENDING, with the attributes its action gives it. */
   async function openApproval(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep, opened: (ctx: RunContext) => RecordAttribute[]): Promise<StepResult> {
-    const ctx = runContext(input, event, plan, step);
+    const ctx = runContext(input.organisationId, event, plan, step);
     // A repeated call finds the first record (and its decision, if one was made meanwhile).
     const record = await createRecord(org(input.organisationId), input.organisationId, recordInput(ctx, 'PENDING', opened(ctx)));
     return { recordId: record.id, status: record.status };
@@ -259,18 +223,6 @@ export function automationActivities(deps: ActivityDeps) {
  */
 const HOLD_SECONDS = (timeoutMs: number) => Math.ceil((timeoutMs + LOG_RETRY_MS) / 1000) + 15;
 
-function runContext(input: RunInput, event: AutomationEvent, plan: RunPlan, step: RunStep): RunContext {
-  return {
-    organisationId: input.organisationId,
-    automation: plan.automation,
-    // The reference holds the contact's code and name: derived here, never kept in the plan.
-    entity: { type: plan.entity.type, id: plan.entity.id, reference: entityReference(event.payload) },
-    event,
-    step,
-    workflowId: automationRunWorkflowId(input.automationId, event.id),
-  };
-}
-
 function recordInput(ctx: RunContext, status: RecordStatus, attributes: RecordAttribute[]): NewRecord {
   return {
     automationId: ctx.automation.id,
@@ -301,11 +253,4 @@ function failed(err: AppError): ActionOutcome {
     status: err.code === 'CONTACT_OPTED_OUT' || err.code === 'QUOTA_EXCEEDED' ? 'SKIPPED' : 'FAILED',
     attributes: [recordAttribute('error', 'Error', 'STRING', `${err.code}: ${err.message}`)],
   };
-}
-
-/** What search_value finds a run's records by, besides the entity id. */
-function entityReference(payload: Record<string, unknown>): string | null {
-  const contact = payload.contact as { code?: string | null; name?: string | null } | undefined;
-  const parts = [payload.reference_number, payload.number, contact?.code, contact?.name].filter((v): v is string => typeof v === 'string' && v !== '');
-  return parts.length ? parts.join(' ') : null;
 }

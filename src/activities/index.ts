@@ -10,6 +10,7 @@ import { communicationActivities } from './communications';
 import { ledgerActivities, topupActivities } from './ledger';
 import { reportActivities } from './reports';
 import { retentionActivities } from './retention';
+import { simulationActivities } from './simulations';
 import { terminationActivities } from './termination';
 import { webhookActivities } from './webhooks';
 
@@ -24,6 +25,7 @@ export function createActivities(deps: ActivityDeps) {
     ...planActivities(deps.db),
     ...webhookActivities(deps),
     ...automationActivities(deps),
+    ...simulationActivities(deps),
     ...reportActivities(deps),
     ...retentionActivities(deps),
     /** Health/smoke check: proves a worker is polling and activities run. */

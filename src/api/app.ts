@@ -128,9 +128,9 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
       return;
     }
   }
-  const status = def.status ?? 200;
+  const statusOf = (result: unknown) => (def.also?.when(result) ? def.also.status : def.status ?? 200);
   // Secrets never lie in clear in the record: src/api/secret-fields.ts.
-  const stored = (at: IdempotencyKeyRef, result: unknown) => ({ status, body: toRecord(result ?? null, secretFieldsOf(def.response), recordPlace(at)) });
+  const stored = (at: IdempotencyKeyRef, result: unknown) => ({ status: statusOf(result), body: toRecord(result ?? null, secretFieldsOf(def.response), recordPlace(at)) });
   let result: unknown;
   try {
     const prepared = def.prepare ? await def.prepare({ ctx: { ...base, db, sql }, params, query, body }) : undefined;
@@ -161,7 +161,7 @@ async function runRoute(p: Pipeline, def: RouteDef, pathParams: Record<string, s
     if (scope) await settleKey(p, scope, err, base.requestId);
     throw err;
   }
-  sendJson(res, status, result);
+  sendJson(res, statusOf(result), result);
 }
 
 /**
@@ -256,7 +256,7 @@ function parsePart(schema: RouteDef['body'], value: unknown) {
 
 /** In tests every response is checked against its documented schema, so the docs cannot drift. */
 function checkResponse(def: RouteDef, result: unknown) {
-  const parsed = def.response.safeParse(result);
+  const parsed = (def.also?.when(result) ? def.also.response : def.response).safeParse(result);
   if (!parsed.success) {
     throw new Error(`Response of ${def.operationId} does not match its schema: ${JSON.stringify(parsed.error.issues.slice(0, 3))}`);
   }

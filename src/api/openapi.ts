@@ -310,6 +310,13 @@ function responses(def: RouteDef, schemas: SchemaNames, hasBody: boolean): Json 
           content: { 'application/json': { schema: schemas.ref(def.response, 'output', `${pascal(def.operationId)}Response`) } },
         },
   };
+  if (def.also) {
+    out[String(def.also.status)] = {
+      description: def.also.description,
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+      content: { 'application/json': { schema: schemas.ref(def.also.response, 'output', `${pascal(def.operationId)}Response${def.also.status}`) } },
+    };
+  }
   const codes = new Set<number>(def.errors ?? []);
   if (def.params || def.query || def.body) codes.add(400);
   if (def.params) codes.add(404);

@@ -76,6 +76,11 @@ export interface RouteDef<
   /** Success status, 200 unless spec.md says otherwise. */
   status?: number;
   /**
+   * A second success answer, told apart by the handler's result: its status and schema
+   * (POST /automations/{id}/simulations: 200 with a verdict, 202 with a replay's id).
+   */
+  also?: { status: number; response: Schema; description: string; when: (result: unknown) => boolean };
+  /**
    * POST, PUT and DELETE run their handler in one transaction the pipeline opens (and commits
    * after the handler returns); `false` opts out, for writes that are not database writes.
    * `'sql'`: the transaction is a pg connection of the pipeline's own, for handlers that use

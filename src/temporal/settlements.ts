@@ -11,6 +11,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { scopedClient } from '../db/tenancy';
 import { rejectPendingApprovals } from '../domain/automations/records';
+import { settleSimulation } from '../domain/automations/simulations';
 import { draftAfterWorkflowEnded } from '../domain/communications/plans';
 import { markFailed } from '../domain/reports/runs';
 import { failPendingRequest } from '../domain/webhooks/requests';
@@ -89,6 +90,9 @@ const SETTLE: { [T in WorkflowType | 'ledgerExpiryWorkflow']: Settle } = {
     await markFailed(scopedClient(db, c.organisationId), c.key, c.reason);
     await removeReportFiles(config, c.key);
   },
+  // A replay has no effect to finish: its row says how it ended.
+  automationSimulationWorkflow: ({ db }, c) =>
+    scopedClient(db, c.organisationId).$transaction((tx) => settleSimulation(tx, c.organisationId, c.key, c.info.status.name === 'CANCELLED' ? 'CANCELLED' : 'FAILED', `the replay's workflow was ${c.reason}`)),
   communicationSendWorkflow: ({ db }, c) => failPendingCommunication(scopedClient(db, c.organisationId), c.organisationId, c.key, c.reason),
   communicationPlanWorkflow: async ({ db }, c) => {
     const org = scopedClient(db, c.organisationId);

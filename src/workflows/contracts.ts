@@ -15,6 +15,7 @@ export const ID_PREFIX = {
   reportRunWorkflow: 'report-run:',
   walletTopupWorkflow: 'wallet-topup:',
   accountTerminationWorkflow: 'account-termination:',
+  automationSimulationWorkflow: 'automation-simulation:',
 } as const satisfies { [T in keyof WorkflowInputs]: string };
 
 /** automationRunWorkflow: one per automation and outbox event (docs/automations.md "Runs"). */
@@ -38,6 +39,17 @@ export interface AutomationRunResult {
   status: 'COMPLETED' | 'STOPPED' | 'GONE';
   steps: Array<{ actionId: string; adaptorAction: string } & StepResult>;
 }
+
+/** automationSimulationWorkflow: one per HISTORY simulation (docs/automations.md "Simulations"). */
+export const simulationWorkflowId = (simulationId: string) => `${ID_PREFIX.automationSimulationWorkflow}${simulationId}`;
+
+export interface SimulationRef {
+  organisationId: string;
+  simulationId: string;
+}
+
+/** How the replay ended: its row's state (COMPLETED, CANCELLED, FAILED), or ALREADY_DONE for a row settled before. */
+export type SimulationOutcome = 'COMPLETED' | 'CANCELLED' | 'FAILED' | 'ALREADY_DONE';
 
 /** The approvalDecided signal's argument. */
 export interface ApprovalDecision {
@@ -133,6 +145,7 @@ export interface WorkflowInputs {
   reportRunWorkflow: ReportRunRef;
   walletTopupWorkflow: TopupInput;
   accountTerminationWorkflow: TerminationInput;
+  automationSimulationWorkflow: SimulationRef;
 }
 
 /** The signals a committed write may send, by name, with their arguments. */

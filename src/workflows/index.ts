@@ -13,3 +13,4 @@ export * from './automations';
 export * from './webhooks';
 export * from './reports';
 export * from './retention';
+export * from './simulations';

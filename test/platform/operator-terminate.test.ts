@@ -108,8 +108,20 @@ test('terminate or cancel settles every kind of workflow\'s record, running or a
   await running(`wallet-topup:${debit}`);
   await temporal().workflow.getHandle(`wallet-topup:${debit}`).terminate('operator');
 
-  // 2. The reconciler's start-up pass settles the terminated delivery, and runs the money workflows again, to the end, once.
+  // An automation's replay (docs/automations.md "Simulations"): it has no effect to finish, so it ends FAILED.
+  const replayed = (await call('POST', '/automations', { name: 'Replayed', entity: 'CONTACTS', event: 'REGISTER_CONTACT' })).id;
+  const now = Math.floor(Date.now() / 1000);
+  const replay = (await raw('POST', `/automations/${replayed}/simulations`, { from_date: now - 3600, to_date: now })).body.id;
+  await running(`automation-simulation:${replay}`);
+  await temporal().workflow.getHandle(`automation-simulation:${replay}`).terminate('operator');
+
+  // 2. The reconciler's start-up pass settles the terminated delivery and replay, and runs the money workflows again, to the end, once.
   await start({ WORKFLOW_RECONCILE_MS: '500' });
+  const ended = await eventually(async () => {
+    const r = await call('GET', `/automations/${replayed}/simulations/${replay}`);
+    return r.state !== 'RUNNING' && r;
+  }, 30_000, 'the terminated replay settled at start');
+  expect(ended).toMatchObject({ state: 'FAILED', error: "the replay's workflow was terminated by an operator", progress: { events_done: 0 } });
   const failed = await eventually(async () => {
     const r = (await call('GET', `/webhook_requests/${unsent}`));
     return r.state !== 'PENDING' && r;

@@ -10,6 +10,7 @@ import type { Db } from '../../src/db/client';
 import { newId } from '../../src/domain/ids';
 import { automation, caller, param, postWebhook, startReceiver } from '../automation-runs/helpers';
 import { openDatabase } from '../money/helpers';
+import { api } from '../support/api';
 import { testState } from '../support/state';
 import { createTenant, type Tenant } from '../support/tenants';
 import { connectTemporal, runOutcome } from '../support/temporal';
@@ -90,4 +91,19 @@ test("a report run refuses a run id that is not its organisation's before touchi
   // The workflow turns the refusal into a FAILED run (of which there is none in A).
   expect(await runOutcome(await start('reportRunWorkflow', { organisationId: a.organisationId, runId }))).toBe('COMPLETED "FAILED"');
   expect(existsSync(file)).toBe(true);
+});
+
+test("a replay acts only on a simulation of the organisation it names: another's is refused and left as it is", async () => {
+  const callB = caller(b.secretKey);
+  const autoB = (await callB('POST', '/automations', { name: 'B replay', entity: 'CONTACTS', event: 'REGISTER_CONTACT' })).id;
+  const now = Math.floor(Date.now() / 1000);
+  const simB = (await api('POST', `/automations/${autoB}/simulations`, { key: b.secretKey, body: { from_date: now - 60, to_date: now } })).body.id;
+  const settledB = await root.automationSimulation.findUniqueOrThrow({ where: { id: simB } }).then(async (row) => {
+    for (let i = 0; i < 100 && row.state === 'RUNNING'; i++) row = await new Promise((r) => setTimeout(r, 100)).then(() => root.automationSimulation.findUniqueOrThrow({ where: { id: simB } }));
+    return row;
+  });
+  // The workflow turns the refusal into a FAILED replay, of which there is none in A.
+  expect(await runOutcome(await start('automationSimulationWorkflow', { organisationId: a.organisationId, simulationId: simB }))).toBe('COMPLETED "FAILED"');
+  expect(await runOutcome(await start('automationSimulationWorkflow', { organisationId: a.organisationId, simulationId: '../x' }))).toBe('REFUSED INVALID_ID true');
+  expect(await root.automationSimulation.findUniqueOrThrow({ where: { id: simB } })).toEqual(settledB);
 });

@@ -222,6 +222,16 @@ export const PLAN: Array<[string, Step?]> = [
   ['testWebhook', { saves: 'webhook_requests' }],
   ['listAutomationEvents'], ['listAdaptors'],
   ['createAutomation'], ['listAutomations'], ['getAutomation'], ['updateAutomation'], ['setAutomationActions', { saves: 'automation_actions' }], ['listAutomationActions'], ['listAutomationRuns'],
+  ['simulateAutomation'], ['listAutomationSimulations', {
+    // A replay of the last day (the example is RECORD mode: it makes none).
+    before: async (s) => {
+      const now = Math.floor(Date.now() / 1000);
+      const res = await api('POST', `/automations/${s.fx.automations}/simulations`, { key: s.t.secretKey, body: { from_date: now - 86_400, to_date: now } });
+      if (res.status !== 202) throw new Error(`fixture replay: ${res.status} ${res.text.slice(0, 300)}`);
+      s.fx.simulations = res.body.id;
+    },
+  }],
+  ['getAutomationSimulation'], ['cancelAutomationSimulation'], ['getAutomationPerformance'],
   ['listWebhookRequests'], ['getWebhookRequest'],
   ['listAdaptorActionRecords'], ['getAdaptorActionRecord'], ['changeAdaptorActionRecord'],
   ['createActivity'], ['listActivities'], ['getActivity'], ['updateActivity'], ['setActivityLifeCycleState'],

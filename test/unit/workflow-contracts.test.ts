@@ -13,7 +13,7 @@ test('every workflow of the contracts is one the worker hosts, and the registry 
   const types = Object.keys(implementations) as Array<keyof WorkflowInputs>;
   const contracted: Record<keyof WorkflowInputs, true> = {
     automationRunWorkflow: true, webhookDeliveryWorkflow: true, communicationSendWorkflow: true, communicationPlanWorkflow: true,
-    reportRunWorkflow: true, walletTopupWorkflow: true, accountTerminationWorkflow: true,
+    reportRunWorkflow: true, walletTopupWorkflow: true, accountTerminationWorkflow: true, automationSimulationWorkflow: true,
   };
   for (const type of Object.keys(contracted) as Array<keyof WorkflowInputs>) {
     expect([type, typeof implementations[type], isWorkflowType(type)]).toEqual([type, 'function', true]);

@@ -9,6 +9,7 @@ import { route, type RouteDef } from '../route';
 import { idParams, idResponse, SOME_ID } from '../validation';
 import { AUTOMATION_SORT, automationFilter, presentAction, presentAdaptors, presentAutomation, presentAutomationEvents } from './present';
 import { runRoutes } from './runs-routes';
+import { simulationRoutes } from './simulation-routes';
 import {
   actionList, actionsBody, adaptorList, automationCreateBody, automationEventList, automationItem, automationList,
   automationListQuery, automationUpdateBody, MAX_ACTIONS,
@@ -84,5 +85,6 @@ export function automationRoutes(): RouteDef[] {
       handler: async ({ ctx, params }) => ({ content: (await listActions(ctx.db, ctx.organisationId, params.id)).map(presentAction) }),
     }),
     ...runRoutes(TAG, automationsRead),
+    ...simulationRoutes(TAG, { read: automationsRead, write: automationsWrite }),
   ];
 }

@@ -59,6 +59,30 @@ export function evaluateFilters(actionFilters: unknown, data: Record<string, unk
   return { matched: false, reason: `no filter group matched (${failures.join('; ')})` };
 }
 
+/** One filter as a simulation shows it: what the event carries at its attribute, and whether it matched. */
+export interface FilterVerdict {
+  id: string;
+  /** The filter group (0-based) it belongs to. */
+  group: number;
+  attribute: string;
+  operator: FilterOperator;
+  value: Scalar | null;
+  value_list: Array<string | number> | null;
+  /** The event's value at the attribute (null when it carries none). */
+  actual: unknown;
+  passed: boolean;
+}
+
+/** Every filter of the groups with the event's value and matchFilter's answer: what evaluateFilters decided from. */
+export function explainFilters(actionFilters: unknown, data: Record<string, unknown>): FilterVerdict[] {
+  const groups = Array.isArray(actionFilters) ? (actionFilters as StoredFilterGroup[]) : [];
+  return groups.flatMap((group, g) => (Array.isArray(group?.filters) ? group.filters : []).map((f) => {
+    const def = attributeDef(f.attribute);
+    const actual = def ? valueAt(data, def.path) : undefined;
+    return { id: f.id, group: g, attribute: f.attribute, operator: f.operator, value: f.value ?? null, value_list: f.value_list ?? null, actual: actual ?? null, passed: matchFilter(f, data) };
+  }));
+}
+
 export function matchFilter(f: StoredFilter, data: Record<string, unknown>): boolean {
   const def = attributeDef(f.attribute);
   if (!def) return false;

@@ -60,6 +60,43 @@ function checkPublicSender(input: CommunicationInput): void {
  */
 export async function createCommunication(tx: Tx, actor: AuditActor, input: CommunicationInput, sender: Sender = {}): Promise<{ id: string }> {
   const { organisationId } = actor;
+  const { contact, channel, integration, language, recipient, subject, content, richContent, holdsContactData } = await composeCommunication(tx, organisationId, input, sender);
+  await takeQuota(tx, organisationId, channel, Boolean(sender.publicKeyId));
+
+  const id = newId();
+  await tx.communication.create({
+    data: {
+      id,
+      organisationId,
+      name: input.name,
+      contactId: contact.id,
+      channel,
+      integrationId: integration?.id ?? null,
+      language,
+      recipient,
+      subject,
+      content,
+      richContent,
+      templateId: input.template_id ?? null,
+      publicKeyId: sender.publicKeyId ?? null,
+      holdsContactData,
+      lifeCycleState: 'PENDING',
+    },
+  });
+  await audit(tx, actor, { action: 'CREATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(input), channel } });
+  await recordIntent(txSql(tx, organisationId), {
+    kind: 'start', workflow: 'communicationSendWorkflow', workflowId: communicationWorkflowId(id),
+    input: { organisationId, communicationId: id }, search: sender.search ?? { entityType: 'COMMUNICATIONS', entityId: id },
+  });
+  return { id };
+}
+
+/**
+ * The message a communication would be, read-only: the recipient contact and its refusals
+ * (anonymized, opted out), the integration, the recipient's address, and the text rendered for the
+ * contact. createCommunication writes what this answers; an automation's simulation shows it.
+ */
+export async function composeCommunication(tx: Tx, organisationId: string, input: CommunicationInput, sender: Sender = {}) {
   if (sender.publicKeyId) checkPublicSender(input);
   const contact = await recipientContact(tx, organisationId, input.contact_id);
   if (contact.isAnonymized) throw conflict('CONTACT_ANONYMIZED', 'contact_id: the contact is anonymized; nothing is sent to it', 'contact_id');
@@ -96,34 +133,7 @@ export async function createCommunication(tx: Tx, actor: AuditActor, input: Comm
   }
   if (!content) throw invalid('content', input.template_id ? 'content: the template content has no text' : 'content: required without template_id');
   if (channel === 'EMAIL' && !subject) throw invalid('subject', 'subject: required for EMAIL (given or from the template)');
-  await takeQuota(tx, organisationId, channel, Boolean(sender.publicKeyId));
-
-  const id = newId();
-  await tx.communication.create({
-    data: {
-      id,
-      organisationId,
-      name: input.name,
-      contactId: contact.id,
-      channel,
-      integrationId: integration?.id ?? null,
-      language,
-      recipient,
-      subject,
-      content,
-      richContent,
-      templateId: input.template_id ?? null,
-      publicKeyId: sender.publicKeyId ?? null,
-      holdsContactData,
-      lifeCycleState: 'PENDING',
-    },
-  });
-  await audit(tx, actor, { action: 'CREATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(input), channel } });
-  await recordIntent(txSql(tx, organisationId), {
-    kind: 'start', workflow: 'communicationSendWorkflow', workflowId: communicationWorkflowId(id),
-    input: { organisationId, communicationId: id }, search: sender.search ?? { entityType: 'COMMUNICATIONS', entityId: id },
-  });
-  return { id };
+  return { contact, channel, integration, language, recipient, subject, content, richContent, holdsContactData };
 }
 
 /** The contact named by `contact_id` (id or code); 400 naming it. */

@@ -62,6 +62,11 @@ const STATEMENTS: Array<[string, unknown[]]> = [
      failure_reason = CASE WHEN recipient IS NULL OR recipient = '' THEN failure_reason ELSE replace(failure_reason, recipient, $3::text) END,
      updated_at = now()
    WHERE organisation_id = $1 AND contact_id = $2::uuid`, [ANONYMIZED]],
+  // A replay's samples (docs/automations.md "Simulations") hold verdicts with the contact's values: those about the contact go.
+  [`UPDATE automation_simulations SET
+     samples = (SELECT COALESCE(jsonb_agg(x ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(samples) WITH ORDINALITY AS s(x, n)
+                WHERE x->'event'->>'contact_id' IS DISTINCT FROM $2::uuid::text)
+   WHERE organisation_id = $1 AND samples @> jsonb_build_array(jsonb_build_object('event', jsonb_build_object('contact_id', $2::uuid::text)))`, []],
 ];
 
 /** What an activity about the contact is linked to: the contact, its accounts, its purchases. */

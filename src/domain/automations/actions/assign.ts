@@ -4,7 +4,7 @@ import type { Tx } from '../../../db/client';
 import { resolveAssignee, type Assignee, type AssignmentAction } from '../../assignments/resolve';
 import { recordAttribute, type RecordAttribute } from '../records';
 import { defineAction, parameter, reference, userId, type ActionDeclaration } from './define';
-import type { ActionOutcome, RunContext } from './run-context';
+import type { RunContext } from './run-context';
 
 const departmentId = () => reference('department_id', 'DEPARTMENT', 'department', true, 'A department of the organisation.');
 const userRoleId = () => reference('user_role_id', 'USER_ROLE', 'user_role', true, 'A user role of the organisation.');
@@ -15,7 +15,11 @@ const supplyMethod = () => parameter('supply_method', 'SUPPLY_METHOD', 'ENUM', f
 /** An assignment action: its code is the resolver's. */
 const assignment = (action: Omit<ActionDeclaration, 'rules' | 'performer'> & { code: AssignmentAction }) => defineAction({
   ...action,
-  performer: { kind: 'transaction', perform: (tx, _deps, ctx) => assign(tx, action.code, ctx) },
+  performer: {
+    kind: 'transaction',
+    perform: async (tx, _deps, ctx) => ({ status: 'COMPLETED', attributes: assigneeAttributes(await assignee(tx, action.code, ctx)) }),
+    preview: async (tx, ctx) => ({ kind: 'ASSIGNMENT', assignee: await assignee(tx, action.code, ctx) }),
+  },
 });
 
 export const assignSpecificUser = assignment({
@@ -64,13 +68,12 @@ export const fulfilledBySpecificUser = assignment({
   parameters: [userId()],
 });
 
-/** The resolved assignee, with the contact's post code and coordinates from the event's snapshot. */
-async function assign(tx: Tx, action: AssignmentAction, ctx: RunContext): Promise<ActionOutcome> {
+/** The resolved assignee (read-only), with the contact's post code and coordinates from the event's snapshot. */
+function assignee(tx: Tx, action: AssignmentAction, ctx: RunContext): Promise<Assignee> {
   const contact = (ctx.event.payload.contact ?? {}) as { postal_code?: string | null; lat?: number | null; lon?: number | null };
-  const assignee = await resolveAssignee(tx, ctx.organisationId, action, ctx.step.parameters, {
+  return resolveAssignee(tx, ctx.organisationId, action, ctx.step.parameters, {
     postal_code: contact.postal_code, lat: contact.lat, lon: contact.lon,
   });
-  return { status: 'COMPLETED', attributes: assigneeAttributes(assignee) };
 }
 
 function assigneeAttributes(a: Assignee): RecordAttribute[] {

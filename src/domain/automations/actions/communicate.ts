@@ -2,7 +2,7 @@
 // or an e-mail to one of the organisation's users through the service's mailer.
 import type { Tx } from '../../../db/client';
 import type { Mailer } from '../../../mail';
-import { createCommunication, placeholderValues } from '../../communications/communications';
+import { composeCommunication, createCommunication, placeholderValues } from '../../communications/communications';
 import { renderDirect, renderMessage } from '../../communications/render';
 import { conflict, notFound } from '../../errors';
 import { recordAttribute } from '../records';
@@ -27,7 +27,14 @@ export const communicateCustomer = defineAction({
     parameter('channel', 'CHANNEL', 'ENUM', false, 'The channel.', { values: ['EMAIL', 'SMS', 'INAPP'], defaultValue: 'EMAIL' }),
   ],
   rules: [MESSAGE_RULE],
-  performer: { kind: 'transaction', perform: (tx, _deps, ctx) => sendToContact(tx, ctx) },
+  performer: {
+    kind: 'transaction',
+    perform: (tx, _deps, ctx) => sendToContact(tx, ctx),
+    async preview(tx, ctx) {
+      const m = await composeCommunication(tx, ctx.organisationId, communicationOf(ctx));
+      return { kind: 'COMMUNICATION', channel: m.channel, recipient: m.recipient, subject: m.subject, content: m.content, rich_content: m.richContent, language: m.language, integration_id: m.integration?.id ?? null };
+    },
+  },
 });
 
 export const communicateUser = defineAction({
@@ -37,37 +44,58 @@ export const communicateUser = defineAction({
   adaptors: ['COMMUNICATIONS'],
   parameters: [userId(), ...MESSAGE],
   rules: [MESSAGE_RULE],
-  performer: { kind: 'transaction', perform: (tx, deps, ctx) => mailUser(tx, deps.mail, ctx) },
+  performer: {
+    kind: 'transaction',
+    perform: (tx, deps, ctx) => mailUser(tx, deps.mail, ctx),
+    async preview(tx, ctx) {
+      const { message } = await userMail(tx, ctx);
+      return { kind: 'EMAIL', recipient: message.to, subject: message.subject, content: message.text };
+    },
+  },
 });
 
-/** A communication to the event's contact, whose send is the intent createCommunication writes. */
-async function sendToContact(tx: Tx, ctx: RunContext): Promise<ActionOutcome> {
+/** The communication the action asks for. */
+function communicationOf(ctx: RunContext): Parameters<typeof createCommunication>[2] {
   const p = ctx.step.parameters;
-  const channel = (p.channel ?? 'EMAIL') as 'EMAIL' | 'SMS' | 'INAPP';
-  const { id } = await createCommunication(tx, systemActor(ctx), {
+  return {
     name: ctx.automation.name,
     contact_id: contactIdOf(ctx),
-    channel,
+    channel: (p.channel ?? 'EMAIL') as 'EMAIL' | 'SMS' | 'INAPP',
     template_id: p.template_id,
     integration_id: p.integration_id,
     subject: p.subject,
     content: p.content,
-  } as Parameters<typeof createCommunication>[2], {
+  } as Parameters<typeof createCommunication>[2];
+}
+
+/** A communication to the event's contact, whose send is the intent createCommunication writes. */
+async function sendToContact(tx: Tx, ctx: RunContext): Promise<ActionOutcome> {
+  const input = communicationOf(ctx);
+  const { id } = await createCommunication(tx, systemActor(ctx), input, {
     // Found with its run by the run's automation and entity.
     search: { automationId: ctx.automation.id, entityType: ctx.entity.type, entityId: ctx.entity.id },
   });
   return {
     status: 'COMPLETED',
-    attributes: [recordAttribute('communication_id', 'Communication', 'STRING', id), recordAttribute('channel', 'Channel', 'STRING', channel)],
+    attributes: [recordAttribute('communication_id', 'Communication', 'STRING', id), recordAttribute('channel', 'Channel', 'STRING', input.channel)],
   };
 }
 
 /**
  * An e-mail to a user of the organisation (staff), through the service's mailer. Its Message-ID
  * comes from the record's key: a retried step sends the same message again, not a second one.
- * Placeholders name the event's contact (empty when the event has none).
  */
 async function mailUser(tx: Tx, mail: Mailer, ctx: RunContext): Promise<ActionOutcome> {
+  const { user, message } = await userMail(tx, ctx);
+  await mail.send(message);
+  return {
+    status: 'COMPLETED',
+    attributes: [recordAttribute('user_id', 'User', 'STRING', user.id), recordAttribute('message_id', 'Message-ID', 'STRING', message.messageId)],
+  };
+}
+
+/** The user's e-mail (read-only). Placeholders name the event's contact (empty when the event has none). */
+async function userMail(tx: Tx, ctx: RunContext) {
   const p = ctx.step.parameters;
   const user = await tx.user.findFirst({ where: { organisationId: ctx.organisationId, id: p.user_id } });
   if (!user) throw notFound('User', 'user_id');
@@ -85,9 +113,5 @@ async function mailUser(tx: Tx, mail: Mailer, ctx: RunContext): Promise<ActionOu
     text ??= message?.content ?? '';
   }
   const messageId = `<${ctx.event.id}.${ctx.step.actionId}@automations.backoffice>`;
-  await mail.send({ to: user.email, subject: subject ?? ctx.automation.name, text: text ?? '', messageId });
-  return {
-    status: 'COMPLETED',
-    attributes: [recordAttribute('user_id', 'User', 'STRING', user.id), recordAttribute('message_id', 'Message-ID', 'STRING', messageId)],
-  };
+  return { user, message: { to: user.email, subject: subject ?? ctx.automation.name, text: text ?? '', messageId } };
 }

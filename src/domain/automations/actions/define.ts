@@ -41,10 +41,20 @@ export interface ParameterRule {
 /** The webhook request a webhook action's step writes, before the run names its automation and entity. */
 export type StepWebhookRequest = Omit<WebhookRequestInput, 'automation' | 'entity'>;
 
+/**
+ * What an action would do for an event, rendered and not performed (an automation's simulation,
+ * docs/automations.md "Simulations"): `kind` says what it is (WEBHOOK, COMMUNICATION, EMAIL,
+ * APPROVAL, CONTENT_UPDATE, ASSIGNMENT), the rest is what would be sent or written.
+ */
+export type Effect = { kind: string } & Record<string, unknown>;
+
 /** How a run performs the action once its filters hold. */
 export type Performer =
-  /** In the step's transaction, with the record it answers; work after the commit is an intent written there. */
-  | { kind: 'transaction'; perform(tx: Tx, deps: { mail: Mailer }, ctx: RunContext): Promise<ActionOutcome> }
+  /**
+   * In the step's transaction, with the record it answers; work after the commit is an intent written there.
+   * `preview` reads, never writes: what `perform` would do (the same composition, a business refusal the same AppError).
+   */
+  | { kind: 'transaction'; perform(tx: Tx, deps: { mail: Mailer }, ctx: RunContext): Promise<ActionOutcome>; preview(tx: Tx, ctx: RunContext): Promise<Effect> }
   /** Posts a webhook: the request, the record and the delivery in one statement (../webhook-step.ts). */
   | { kind: 'webhook'; request(ctx: RunContext): StepWebhookRequest }
   /** Opens a PENDING record with these attributes; the run waits for its decision, at most its timeout_seconds (src/workflows/automations.ts). */

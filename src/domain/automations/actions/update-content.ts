@@ -1,10 +1,11 @@
 // Update Content (Automatic Content Updates): sets one custom field of the event's contact, audited.
+import type { Tx } from '../../../db/client';
 import { audit } from '../../audit';
 import { conflict, notFound } from '../../errors';
 import { newId } from '../../ids';
 import { recordAttribute } from '../records';
 import { defineAction, parameter } from './define';
-import { contactIdOf, systemActor } from './run-context';
+import { contactIdOf, systemActor, type RunContext } from './run-context';
 
 export const updateContent = defineAction({
   code: 'UPDATE_CONTENT',
@@ -18,12 +19,7 @@ export const updateContent = defineAction({
   performer: {
     kind: 'transaction',
     async perform(tx, _deps, ctx) {
-      const { custom_field_key: key, custom_field_value: value } = ctx.step.parameters;
-      const contactId = contactIdOf(ctx);
-      const contact = await tx.contact.findFirst({ where: { organisationId: ctx.organisationId, id: contactId }, select: { isAnonymized: true } });
-      if (!contact) throw notFound('Contact', 'contact_id');
-      if (contact.isAnonymized) throw conflict('CONTACT_ANONYMIZED', 'the contact is anonymized: nothing is written to it', 'contact_id');
-      const before = await tx.contactCustomField.findFirst({ where: { organisationId: ctx.organisationId, contactId, key } });
+      const { key, value, contactId, previous } = await change(tx, ctx);
       await tx.contactCustomField.upsert({
         where: { contactId_key: { contactId, key } },
         create: { id: newId(), organisationId: ctx.organisationId, contactId, key, value },
@@ -35,9 +31,24 @@ export const updateContent = defineAction({
         attributes: [
           recordAttribute('custom_field_key', 'Custom field', 'STRING', key),
           recordAttribute('custom_field_value', 'New value', 'STRING', value),
-          recordAttribute('previous_value', 'Previous value', 'STRING', before?.value ?? ''),
+          recordAttribute('previous_value', 'Previous value', 'STRING', previous),
         ],
       };
     },
+    async preview(tx, ctx) {
+      const { key, value, contactId, previous } = await change(tx, ctx);
+      return { kind: 'CONTENT_UPDATE', contact_id: contactId, custom_field_key: key, custom_field_value: value, previous_value: previous };
+    },
   },
 });
+
+/** The change the action makes (read-only): the contact's field, its new and its current value; refused for an anonymized contact. */
+async function change(tx: Tx, ctx: RunContext) {
+  const { custom_field_key: key, custom_field_value: value } = ctx.step.parameters;
+  const contactId = contactIdOf(ctx);
+  const contact = await tx.contact.findFirst({ where: { organisationId: ctx.organisationId, id: contactId }, select: { isAnonymized: true } });
+  if (!contact) throw notFound('Contact', 'contact_id');
+  if (contact.isAnonymized) throw conflict('CONTACT_ANONYMIZED', 'the contact is anonymized: nothing is written to it', 'contact_id');
+  const before = await tx.contactCustomField.findFirst({ where: { organisationId: ctx.organisationId, contactId, key } });
+  return { key, value, contactId, previous: before?.value ?? '' };
+}
