@@ -47,6 +47,7 @@ from backoffice_client.models import (
     CreateWebhookRequestMethod,
     Error,
     PostJournalRequest,
+    PostJournalRequestType,
     SetAutomationActionsRequest,
     SetAutomationActionsRequestContentItem,
     SetAutomationActionsRequestContentItemAdaptor,
@@ -135,7 +136,7 @@ def main() -> None:
         "POST /journals",
         post_journal.sync_detailed(
             client=client,
-            body=PostJournalRequest(wallet_id=wallet, amount=50, type_="CREDIT", description="Welcome credit"),
+            body=PostJournalRequest(wallet_id=wallet, amount=50, type_=PostJournalRequestType.CREDIT, description="Welcome credit"),
         ),
     )
 
