@@ -1,10 +1,12 @@
-import { bundleWorkflowCode, DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { bundleWorkflowCode, Runtime } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { Logger } from '../log';
 import { createMailer } from '../mail';
 import type { TemporalConnectionOptions } from './connection';
+import { WORKFLOW_TRACING_MODULE } from '../telemetry/workflow-spans';
+import { installSdkRuntime } from './sdk-runtime';
 import { startWorker } from './worker';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
 
@@ -20,12 +22,12 @@ export interface InProcessWorkerTarget extends TemporalConnectionOptions {
  * the returned function starts the worker on that database and answers how to stop it.
  */
 export function prepareInProcessWorker(config: Config, log: Logger) {
-  installRuntime(log);
+  installSdkRuntime(config, log);
   // Compiled (npm start), the bundle was built with the code.
   const prebuilt = prebuiltWorkflowBundle();
   const bundling = prebuilt
     ? undefined
-    : bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: Runtime.instance().logger });
+    : bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), workflowInterceptorModules: [WORKFLOW_TRACING_MODULE], logger: Runtime.instance().logger });
   bundling?.catch(() => undefined);
 
   return async function start(target: InProcessWorkerTarget, database: Database, afterWrite?: () => void): Promise<() => Promise<void>> {
@@ -52,21 +54,4 @@ export function prepareInProcessWorker(config: Config, log: Logger) {
       throw err;
     }
   };
-}
-
-let runtimeInstalled = false;
-
-/**
- * The SDK's logs go through our JSON logger, and the SDK does not react to signals itself:
- * main.ts decides the shutdown order (HTTP first, then the worker).
- */
-function installRuntime(log: Logger) {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  const level: LogLevel = log.isLevelEnabled('debug') ? 'DEBUG' : log.isLevelEnabled('info') ? 'INFO' : 'WARN';
-  const methods = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
-  Runtime.install({
-    shutdownSignals: [],
-    logger: new DefaultLogger(level, (entry) => log[methods[entry.level]]({ temporal: true, ...entry.meta }, entry.message)),
-  });
 }

@@ -9,6 +9,10 @@ import { domainErrors } from '../activities/errors';
 import { keepAlive } from '../activities/keep-alive';
 import { ConfigError, loadConfigOrExit } from '../config';
 import { createLogger } from '../log';
+import { observeDatabase } from '../telemetry/database';
+import { startTelemetry } from '../telemetry/start';
+import { activityTracing, workflowSpanSinks, WORKFLOW_TRACING_MODULE } from '../telemetry/workflow-spans';
+import { installSdkRuntime } from './sdk-runtime';
 import { openWorkerDeps } from './worker-deps';
 import { embeddedConnectionOptions, isLoopback, temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
@@ -57,7 +61,13 @@ export async function startWorker(opts: StartWorkerOptions): Promise<RunningWork
       namespace: opts.namespace ?? 'default',
       taskQueue: opts.taskQueue,
       activities: opts.activities,
-      interceptors: { activity: [keepAlive, domainErrors] },
+      // Tracing first, so that its span holds the whole activity (docs/operations.md "Traces").
+      interceptors: {
+        activity: [activityTracing, keepAlive, domainErrors],
+        // A prebuilt bundle has them already (scripts/build.mjs).
+        ...(opts.workflowBundle ? {} : { workflowModules: [WORKFLOW_TRACING_MODULE] }),
+      },
+      sinks: workflowSpanSinks(),
       ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: opts.workflowsPath ?? require.resolve('../workflows') }),
       ...(opts.workflowThreadPoolSize ? { workflowThreadPoolSize: opts.workflowThreadPoolSize } : {}),
     });
@@ -92,7 +102,10 @@ async function main(): Promise<void> {
   // Unset: the embedded Temporal server of a service running on this machine.
   const address = config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_EMBEDDED_PORT}`;
   const { TEMPORAL_NAMESPACE: namespace, TEMPORAL_TASK_QUEUE: taskQueue } = config;
+  const telemetry = await startTelemetry(config, log, 'worker');
+  installSdkRuntime(config, log);
   const resources = openWorkerDeps(config, log);
+  observeDatabase(resources.deps.pool, resources.poolSize, log, { backlog: false });
   try {
     const running = await startWorker({
       address,
@@ -118,6 +131,7 @@ async function main(): Promise<void> {
     log.info('worker stopped');
   } finally {
     await resources.close();
+    await telemetry.close();
   }
 }
 
