@@ -56,7 +56,7 @@ export function countCommunication(organisationId: string, channel: string, outc
   instruments().communications.add(1, { 'backoffice.channel': channel.toLowerCase(), 'backoffice.outcome': outcome, ...organisationLabel(organisationId) });
 }
 
-export function countReportRun(organisationId: string, outcome: 'sent' | 'failed' | 'already_done'): void {
+export function countReportRun(organisationId: string, outcome: 'sent' | 'failed'): void {
   instruments().reportRuns.add(1, { 'backoffice.outcome': outcome, ...organisationLabel(organisationId) });
 }
 
