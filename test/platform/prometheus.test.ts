@@ -1,7 +1,7 @@
 // A real Prometheus (Debian's `prometheus`, .ci/run installs it) scrapes a service under a little
 // load, and its query API answers what the test caused (docs/operations.md "Metrics"): request
-// counts and rates by route template, method and status; automation runs and webhook attempts by
-// outcome; the outbox backlog gauge and its oldest age; the pool; the Temporal SDK's worker metrics
+// counts and rates by route template, method and status; automation runs, webhook attempts and
+// communications by outcome; the outbox backlog gauge and its oldest age; the pool; the Temporal SDK's worker metrics
 // on their own endpoint (TEMPORAL_METRICS_PORT).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -92,6 +92,9 @@ async function settles(base: string, promql: string, expected: (v: number) => bo
   const { api } = await import('../support/api');
   expect((await api('GET', `/contacts/${randomUUID()}`, { key: secretKey, baseUrl: service.url, ca: serviceCa(dataDir) })).status).toBe(404);
   await eventually(async () => receiver!.received.length >= CONTACTS, 30_000, 'the webhooks');
+  // One e-mail through the SYSTEM mailer (the data directory's outbox).
+  const mailed = (await call('POST', '/contacts', { contact_type: 'PERSON', first_name: 'Mo', last_name: 'Mailed', email_address: 'mo@example.com' })).id;
+  await call('POST', '/communications', { name: 'Note', contact_id: mailed, channel: 'EMAIL', subject: 'Hello', content: 'Counted' });
 
   // A workflow intent that waits: held for an hour, written two minutes ago.
   const db = new pg.Client({ connectionString: databaseUrlOf(dataDir, own.url) });
@@ -104,7 +107,7 @@ async function settles(base: string, promql: string, expected: (v: number) => bo
   await db.end();
 
   const t0 = Date.now();
-  expect(await settles(base, route('/contacts', 'POST', 200), (v) => v === CONTACTS, 'POST /contacts counted')).toBe(CONTACTS);
+  expect(await settles(base, route('/contacts', 'POST', 200), (v) => v === CONTACTS + 1, 'POST /contacts counted')).toBe(CONTACTS + 1);
   expect(await settles(base, route('/contacts/{id}', 'GET', 200), (v) => v === CONTACTS, 'GET /contacts/{id} counted')).toBe(CONTACTS);
   expect(await settles(base, route('/contacts/{id}', 'GET', 404), (v) => v === 1, 'the 404 counted')).toBe(1);
   const rate = await settles(base, `sum(rate(${route('/contacts', 'POST', 200)}[5m]))`, (v) => v > 0, 'a POST /contacts rate');
@@ -112,10 +115,14 @@ async function settles(base: string, promql: string, expected: (v: number) => bo
   const routes = (await query(base, 'count by (http_route) (http_server_request_duration_count)')).map((r) => r.metric.http_route).filter(Boolean);
   expect(routes.filter((r) => /[0-9a-f]{8}-/.test(r))).toEqual([]);
 
-  expect(await settles(base, 'backoffice_automation_runs_total{backoffice_outcome="completed"}', (v) => v === CONTACTS, 'completed runs')).toBe(CONTACTS);
-  expect(await settles(base, 'backoffice_webhook_attempts_total{backoffice_outcome="success"}', (v) => v === CONTACTS, 'webhook successes')).toBe(CONTACTS);
-  expect(await settles(base, 'backoffice_automation_event_to_effect_duration_count', (v) => v === CONTACTS, 'event-to-effect times')).toBe(CONTACTS);
-  expect(await settles(base, 'backoffice_dispatcher_starts_total{backoffice_dispatch_kind="automation_run"}', (v) => v === CONTACTS, 'dispatched runs')).toBe(CONTACTS);
+  // Every contact registered runs the automation: the mailed one too.
+  const RUNS = CONTACTS + 1;
+  expect(await settles(base, 'backoffice_automation_runs_total{backoffice_outcome="completed"}', (v) => v === RUNS, 'completed runs')).toBe(RUNS);
+  expect(await settles(base, 'backoffice_webhook_attempts_total{backoffice_outcome="success"}', (v) => v === RUNS, 'webhook successes')).toBe(RUNS);
+  expect(await settles(base, 'backoffice_automation_event_to_effect_duration_count', (v) => v === RUNS, 'event-to-effect times')).toBe(RUNS);
+  expect(await settles(base, 'backoffice_dispatcher_starts_total{backoffice_dispatch_kind="automation_run"}', (v) => v === RUNS, 'dispatched runs')).toBe(RUNS);
+  expect(await settles(base, 'backoffice_communications_total{backoffice_channel="email",backoffice_outcome="sent"}', (v) => v === 1, 'the mail sent')).toBe(1);
+  expect(await settles(base, 'sum(backoffice_dispatcher_failures_total) or vector(0)', (v) => v === 0, 'no failed dispatch')).toBe(0);
   expect(await settles(base, 'backoffice_outbox_backlog{backoffice_queue="workflow_intents"}', (v) => v === 1, 'the held intent in the backlog')).toBe(1);
   const age = await settles(base, 'backoffice_outbox_oldest_age{backoffice_queue="workflow_intents"}', (v) => v >= 120, 'the oldest intent two minutes old');
   expect(await settles(base, 'backoffice_outbox_backlog{backoffice_queue="outbox_events"}', (v) => v === 0, 'no event left')).toBe(0);
