@@ -84,9 +84,7 @@ async function compile(tree, files) {
 async function bundle() {
   const { bundleWorkflowCode } = require('@temporalio/worker');
   const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };
-  // With the tracing interceptors, as src/temporal/in-process-worker.ts bundles under tsx (WORKFLOW_TRACING_MODULE).
-  const workflowInterceptorModules = [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
-  const { code } = await bundleWorkflowCode({ workflowsPath: path.join(ROOT, 'src/workflows/index.ts'), workflowInterceptorModules, logger: quiet });
+  const { code } = await bundleWorkflowCode({ workflowsPath: path.join(ROOT, 'src/workflows/index.ts'), logger: quiet });
   writeAtomic(path.join(ROOT, 'dist/workflow-bundle.js'), code);
 }
 
@@ -100,7 +98,7 @@ async function unlessStamped(file, value, step) {
 }
 
 async function main() {
-  // Docker's dependency layer runs npm ci (this postinstall) before the sources are copied.
+  // Docker's dependency layer runs npm install (this postinstall) before the sources are copied.
   if (!fs.existsSync(path.join(ROOT, 'src'))) return;
   const swcVersion = `swc ${version('@swc/core')}`;
   const jobs = Object.entries(TREES)
@@ -115,7 +113,7 @@ async function main() {
   if (!only) {
     // Workflow code imports only @temporalio/workflow and other workflow files (.dependency-cruiser.cjs).
     const workflows = { sources: 'src/workflows', skip: [] };
-    const workflowStamp = stamp(workflows.sources, walk(workflows).sort(), `@temporalio/worker ${version('@temporalio/worker')} @temporalio/interceptors-opentelemetry ${version('@temporalio/interceptors-opentelemetry')}`);
+    const workflowStamp = stamp(workflows.sources, walk(workflows).sort(), `@temporalio/worker ${version('@temporalio/worker')}`);
     jobs.push(unlessStamped('dist/.stamp-workflows', workflowStamp, async () => {
       await bundle();
       return 'workflow bundle dist/workflow-bundle.js';

@@ -23,11 +23,14 @@ export interface InProcessWorkerTarget extends TemporalConnectionOptions {
  */
 export function prepareInProcessWorker(config: Config, log: Logger) {
   installSdkRuntime(config, log);
-  // Compiled (npm start), the bundle was built with the code.
-  const prebuilt = prebuiltWorkflowBundle();
+  // Compiled (npm start), the bundle was built with the code; with tracing on it is made at start
+  // with the tracing interceptors (docs/operations.md "Traces"), as under tsx.
+  const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined;
+  const prebuilt = tracing ? undefined : prebuiltWorkflowBundle();
+  const workflowInterceptorModules = tracing ? [WORKFLOW_TRACING_MODULE] : [];
   const bundling = prebuilt
     ? undefined
-    : bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), workflowInterceptorModules: [WORKFLOW_TRACING_MODULE], logger: Runtime.instance().logger });
+    : bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), workflowInterceptorModules, logger: Runtime.instance().logger });
   bundling?.catch(() => undefined);
 
   return async function start(target: InProcessWorkerTarget, database: Database, afterWrite?: () => void): Promise<() => Promise<void>> {
@@ -39,6 +42,7 @@ export function prepareInProcessWorker(config: Config, log: Logger) {
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         activities: createActivities({ db: database.prisma, pool: database.pool, mail, config, log, afterWrite }),
         workflowBundle: prebuilt ?? { code: (await bundling!).code },
+        tracing,
         // One thread: a second costs ~50 MB of RSS idle, and beside the API (and, embedded, the
         // database and the Temporal server) it bought nothing: 600 automation runs gave 23-31
         // runs/s with either (docs/platform.md "Memory"). `npm run worker` takes more.
