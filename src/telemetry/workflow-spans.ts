@@ -9,12 +9,12 @@ import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
 
-/** The workflow interceptors the bundle includes (scripts/build.mjs, in-process-worker.ts): spans in workflow code. */
+/** The workflow interceptors a bundle made with tracing on includes (worker.ts, in-process-worker.ts): spans in workflow code. */
 export const WORKFLOW_TRACING_MODULE = require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
 
 let target: { processor: SpanProcessor; resource: Resource } | undefined;
 
-/** Set by startTelemetry when traces are exported; unset, workflow spans are dropped at the sink. */
+/** Set by startTelemetry when traces are exported; unset (tracing stopped), the sink drops workflow spans. */
 export function setWorkflowSpanProcessor(processor: SpanProcessor | undefined, resource: Resource): void {
   target = processor ? { processor, resource } : undefined;
 }
