@@ -98,7 +98,7 @@ async function unlessStamped(file, value, step) {
 }
 
 async function main() {
-  // Docker's dependency layer runs npm install (this postinstall) before the sources are copied.
+  // Docker's dependency layer runs npm ci (this postinstall) before the sources are copied.
   if (!fs.existsSync(path.join(ROOT, 'src'))) return;
   const swcVersion = `swc ${version('@swc/core')}`;
   const jobs = Object.entries(TREES)
