@@ -128,7 +128,7 @@ async function settles(base: string, promql: string, expected: (v: number) => bo
   expect(await settles(base, 'backoffice_outbox_backlog{backoffice_queue="outbox_events"}', (v) => v === 0, 'no event left')).toBe(0);
   expect(await settles(base, 'db_client_connection_max', (v) => v === 20, 'the pool size')).toBe(20);
   expect(await settles(base, 'up{job="temporal-worker"}', (v) => v === 1, 'the SDK endpoint scraped')).toBe(1);
-  expect(await settles(base, 'sum(temporal_long_request{task_queue="backoffice"})', (v) => v > 0, 'the worker polls')).toBeGreaterThan(0);
+  expect(await settles(base, 'sum(temporal_long_request{job="temporal-worker"})', (v) => v > 0, 'the worker polls')).toBeGreaterThan(0);
   // No organisation id in any label (METRICS_ORGANISATION_LABELS is off).
   const series = await (await fetch(`${base}/api/v1/series?match[]=${encodeURIComponent('{job="backoffice"}')}`)).json() as { data: object[] };
   expect(JSON.stringify(series.data)).not.toContain(organisationId);
