@@ -116,7 +116,7 @@ export const configSchema = z.object({
   /** Adds the organisation id as a label of the per-tenant counters: one series per organisation, so off by default. */
   METRICS_ORGANISATION_LABELS: bool.default(false),
   /** Where spans go over OTLP/HTTP (e.g. http://collector:4318; /v1/traces is appended); unset: no tracing. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
   /** The `service.name` of the metrics' target_info and of every span. */
   OTEL_SERVICE_NAME: z.string().min(1).default('backoffice'),
   /** How long finished rows are kept (RETENTION_*; docs/operations.md "Retention"). */
