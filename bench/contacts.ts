@@ -15,7 +15,7 @@
  * BENCH_AUTOMATION_CONTACTS (2000), BENCH_AUTOMATION_CLIENTS (20), BENCH_REPORT_ROWS (100000),
  * BENCH_PLAN_CONTACTS (10000), BENCH_PLAN_LEAD_SECONDS (8), BENCH_PLAN_TIMEOUT_SECONDS (600), DATABASE_POOL_SIZE (50 on
  * PostgreSQL, 20 embedded), BENCH_PEER_POOL (the peer's pool: DATABASE_POOL_SIZE on PostgreSQL, 4
- * embedded), BENCH_API_ONLY=1 (the Temporal server in a child of its own, the service with
+ * embedded), METRICS_PORT / TEMPORAL_METRICS_PORT / OTEL_EXPORTER_OTLP_ENDPOINT (passed on; metrics on a free port by default), BENCH_API_ONLY=1 (the Temporal server in a child of its own, the service with
  * TEMPORAL_ADDRESS and RUN_WORKER=false), BENCH_PROFILE=1 (CPU profile of each measured service
  * run into ./bench-profiles).
  */
@@ -157,8 +157,11 @@ function serviceEnv(dataDir: string, temporalAddress?: string, extra: Record<str
     DATABASE_POOL_SIZE: POOL,
     // The automation scenario's webhook receiver and the SMTP sinks listen on 127.0.0.1.
     OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32',
+    // Metrics as in production, on a free port; METRICS_PORT=off measures the service without them (docs/operations.md "Overhead").
+    METRICS_PORT: '0',
+    TEMPORAL_METRICS_PORT: 'off',
   };
-  for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RUN_WORKER', 'AUTH_CACHE_SECONDS', 'NODE_OPTIONS']) if (env[k]) out[k] = env[k];
+  for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RUN_WORKER', 'AUTH_CACHE_SECONDS', 'NODE_OPTIONS', 'METRICS_PORT', 'TEMPORAL_METRICS_PORT', 'OTEL_EXPORTER_OTLP_ENDPOINT']) if (env[k]) out[k] = env[k];
   if (temporalAddress) {
     out.TEMPORAL_ADDRESS = temporalAddress;
     out.TEMPORAL_API_KEY = TEMPORAL_CHILD_KEY;

@@ -9,7 +9,7 @@
  * BENCH_SECONDS (per scenario, default 5), BENCH_MAX (workflows per scenario, default 3000),
  * BENCH_CONCURRENCY (default "1,10,50"), BENCH_GZIP=1 (the SDK default request compression, off here
  * as for loopback in src/temporal/worker.ts), BENCH_WF_THREADS (workflow threads, default min(4, CPUs)),
- * BENCH_MAX_CACHED (sticky cache size).
+ * BENCH_MAX_CACHED (sticky cache size), TEMPORAL_API_KEY (the embedded server's key: set one to run it), BENCH_TRACING=1 (the service's tracing interceptors, no exporter).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +20,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { mb, procStatusBytes } from './rss';
 import { processCpuMs, startCli, startEmbedded, temporalCliBinary, type ServerProcess } from './temporal-servers';
 import type { BenchActivities } from './workflows';
+import { activityTracing, workflowSpanSinks, WORKFLOW_TRACING_MODULE } from '../src/telemetry/workflow-spans';
 
 interface Scenario {
   name: string;
@@ -159,20 +160,24 @@ async function benchServer(name: string, address: string, pid: number | undefine
   const taskQueue = `bench-${process.pid}-${Date.now()}`;
   console.log(`${name}: Temporal at ${address}, task queue ${taskQueue}`);
   const activities: BenchActivities = { echo: async (n) => n };
-  const nativeConnection = await NativeConnection.connect({ address, ...(process.env.BENCH_GZIP ? {} : { grpcCompression: { codec: 'none' } }) });
+  // The embedded server has a door (docs/security.md "The engine's door"): TEMPORAL_API_KEY, which its process inherits.
+  const apiKey = process.env.TEMPORAL_API_KEY ? { apiKey: process.env.TEMPORAL_API_KEY, tls: false as const } : {};
+  const nativeConnection = await NativeConnection.connect({ address, ...apiKey, ...(process.env.BENCH_GZIP ? {} : { grpcCompression: { codec: 'none' } }) });
   const worker = await Worker.create({
     connection: nativeConnection,
     namespace,
     taskQueue,
     activities,
     workflowsPath: require.resolve('./workflows'),
+    // BENCH_TRACING=1: the service's tracing interceptors and sink, with no exporter (what every worker carries; docs/operations.md "Overhead").
+    ...(process.env.BENCH_TRACING ? { interceptors: { workflowModules: [WORKFLOW_TRACING_MODULE], activity: [activityTracing] }, sinks: workflowSpanSinks() } : {}),
     // BENCH_MAX_CACHED=0 turns off the sticky cache (each workflow task then replays from event 1).
     ...(process.env.BENCH_MAX_CACHED ? { maxCachedWorkflows: Number(process.env.BENCH_MAX_CACHED) } : {}),
     // The SDK's default single workflow thread was the bottleneck here (~1.7x more wf/s with 2 on 2 CPUs).
     workflowThreadPoolSize: Number(process.env.BENCH_WF_THREADS ?? Math.min(4, os.cpus().length)),
   });
   const running = worker.run();
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect({ address, ...apiKey });
   const client = new Client({ connection, namespace });
   const run: ServerRun = { server: name, results: [], closedRuns: 0 };
   try {

@@ -8,6 +8,16 @@ const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
 
+/** A port, or `off` (undefined). */
+function portOrOff(fallback: string) {
+  return z
+    .string()
+    .regex(/^(off|\d{1,5})$/, 'must be a port or off')
+    .default(fallback)
+    .transform((v) => (v === 'off' ? undefined : Number(v)))
+    .refine((v) => v === undefined || v <= 65535, 'must be a port or off');
+}
+
 /**
  * Every environment variable the service reads. Unset DATABASE_URL, TEMPORAL_ADDRESS and
  * SMTP_URL select the embedded shape (ARCHITECTURE.md).
@@ -30,12 +40,7 @@ export const configSchema = z.object({
    * The Temporal Web UI of the embedded server (temporal/server/ui-server.ts; not with TEMPORAL_ADDRESS):
    * a port, 0 for a free one, or `off`. 8233 is the port of Temporal's development server UI.
    */
-  TEMPORAL_UI_PORT: z
-    .string()
-    .regex(/^(off|\d{1,5})$/, 'must be a port or off')
-    .default('8233')
-    .transform((v) => (v === 'off' ? undefined : Number(v)))
-    .refine((v) => v === undefined || v <= 65535, 'must be a port or off'),
+  TEMPORAL_UI_PORT: portOrOff('8233'),
   /** Where the UI listens: loopback by default, as it has no login. */
   TEMPORAL_UI_HOST: z.string().min(1).default('127.0.0.1'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -98,6 +103,24 @@ export const configSchema = z.object({
    * "Outbound requests"), e.g. `127.0.0.1/32,10.20.0.0/16`; also allows plain http to them.
    */
   OUTBOUND_ALLOW_CIDRS: z.string().default('').transform(parseCidrList),
+  /**
+   * The Prometheus endpoint (GET /metrics, docs/operations.md "Metrics"): a port, 0 for a free
+   * one, or `off`. 9464 is the port of OpenTelemetry's Prometheus exporter.
+   */
+  METRICS_PORT: portOrOff('9464'),
+  /** Where it listens: loopback unless the operator opens it (it has no login). */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * The Temporal SDK's own worker metrics (its core's Prometheus endpoint, on METRICS_HOST), in a
+   * process that runs a worker: a port or `off` (the SDK cannot pick a free one and say which).
+   */
+  TEMPORAL_METRICS_PORT: portOrOff('9465').refine((v) => v !== 0, 'must be a port other than 0, or off'),
+  /** Adds the organisation id as a label of the per-tenant counters: one series per organisation, so off by default. */
+  METRICS_ORGANISATION_LABELS: bool.default(false),
+  /** Where spans go over OTLP/HTTP (e.g. http://collector:4318; /v1/traces is appended); unset: no tracing. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  /** The `service.name` of the metrics' target_info and of every span. */
+  OTEL_SERVICE_NAME: z.string().min(1).default('backoffice'),
   /** How long finished rows are kept (RETENTION_*; docs/operations.md "Retention"). */
   ...retentionShape,
 });

@@ -22,6 +22,7 @@ async function main() {
     process.stdout.write(`Temporal UI: ${ui.url}\n`);
   }
   if (service.temporalUiUrl) process.stdout.write(`Temporal UI: ${service.temporalUiUrl} (temporal server start-dev)\n`);
+  if (service.metricsUrl) process.stdout.write(`Metrics: ${service.metricsUrl}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

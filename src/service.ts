@@ -16,6 +16,8 @@ import { startTemporal, type TemporalHandle } from './temporal/runtime';
 import { ensureRecurringSchedules } from './temporal/schedules';
 import { WorkflowReconciler } from './temporal/reconciler';
 import { loadTls } from './tls';
+import { observeDatabase } from './telemetry/database';
+import { startTelemetry } from './telemetry/start';
 
 export interface RunningService {
   url: string;
@@ -27,6 +29,8 @@ export interface RunningService {
   temporalApiKey?: string;
   /** The Temporal CLI dev server's own Web UI (TEMPORAL_SERVER=cli). */
   temporalUiUrl?: string;
+  /** The Prometheus endpoint (METRICS_PORT), unless off. */
+  metricsUrl?: string;
   credentials: BootstrapCredentials | null;
   close(): Promise<void>;
 }
@@ -51,6 +55,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
     setTimeout(() => process.exit(1), 15_000).unref();
     void close().finally(() => process.exit(1));
   };
+  // First: the instruments and the tracer the other parts record with.
+  const telemetry = await startTelemetry(config, log, 'api');
+  closers.push(() => telemetry.close());
   // Temporal (server start, worker bundling) and the database are independent: start both at once.
   const temporalStarting = startTemporal(config, log);
   // Awaited once the database is up; a failure before then must wait for it, not end the process.
@@ -73,6 +80,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     // The embedded database's connections share one backend session, so named statements would collide.
     const database = openDatabase(databaseUrl, { poolSize: config.DATABASE_POOL_SIZE });
     closers.push(() => database.close());
+    observeDatabase(database.pool, config.DATABASE_POOL_SIZE, log, { backlog: true });
     const db = database.prisma;
     await sealAtStart(db, config, log);
 
@@ -129,7 +137,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     registerOwnListener(port);
     const url = `https://localhost:${port}/backoffice/v1`;
     log.info({ url, certificate: tls.source, temporal: running.address }, 'listening');
-    return { url, databaseUrl, temporalAddress: running.address, temporalHttpAddress: running.httpAddress, temporalApiKey: running.apiKey, temporalUiUrl: running.uiUrl, credentials, close };
+    return { url, databaseUrl, temporalAddress: running.address, temporalHttpAddress: running.httpAddress, temporalApiKey: running.apiKey, temporalUiUrl: running.uiUrl, metricsUrl: telemetry.metricsUrl, credentials, close };
   } catch (err) {
     if (!temporal) await (await temporalStarting.catch(() => undefined))?.close();
     await close();

@@ -5,6 +5,7 @@
 // same transaction (src/temporal/intents.ts), performed by the outbox dispatcher. A webhook's
 // first attempt is made here, after the commit, and its delivery workflow is started only when a
 // retry is needed (docs/webhooks.md "First attempt in the run").
+import { countAutomationRun } from '../telemetry/instruments';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps';
@@ -172,6 +173,29 @@ export function automationActivities(deps: ActivityDeps) {
     if (state === 'PENDING') deps.afterWrite?.();
   }
 
+  /** runAutomation's steps; `loaded` is told when the run's event was committed (epoch ms). */
+  async function runSteps(input: RunInput, known: RunPlan | null, from: number, loaded: (createdOn: number) => void): Promise<RunProgress> {
+    const read = await loadEvent(input, known === null);
+    const { event } = read;
+    loaded(event.createdOn);
+    const plan = known ?? read.plan;
+    if (!plan) return { plan: null, steps: [], stopped: true };
+    const steps: RunProgress['steps'] = [];
+    for (let at = from; at < plan.steps.length; at++) {
+      const step = plan.steps[at];
+      const performer = stepAction(step)?.performer;
+      if (step.matched && performer?.kind === 'approval') {
+        const opened = await openApproval(input, event, plan, step, performer.opened);
+        return { plan, steps, stopped: false, approval: { at, ...opened } };
+      }
+      const result = await runStep(input, event, plan, step, performer);
+      steps.push({ actionId: step.actionId, adaptorAction: step.adaptorAction, ...result });
+      if (result.status === 'FAILED') return { plan, steps, stopped: true };
+      if (!Context.current().info.isLocal) Context.current().heartbeat(at);
+    }
+    return { plan, steps, stopped: false };
+  }
+
   return {
     /**
      * Runs the sequence from step `from` (the plan is read on the first call) until its end, a
@@ -179,24 +203,15 @@ export function automationActivities(deps: ActivityDeps) {
      * activity for the usual run; each step is still recorded (and found again) on its own.
      */
     async runAutomation(input: RunInput, known: RunPlan | null, from: number): Promise<RunProgress> {
-      const loaded = await loadEvent(input, known === null);
-      const { event } = loaded;
-      const plan = known ?? loaded.plan;
-      if (!plan) return { plan: null, steps: [], stopped: true };
-      const steps: RunProgress['steps'] = [];
-      for (let at = from; at < plan.steps.length; at++) {
-        const step = plan.steps[at];
-        const performer = stepAction(step)?.performer;
-        if (step.matched && performer?.kind === 'approval') {
-          const opened = await openApproval(input, event, plan, step, performer.opened);
-          return { plan, steps, stopped: false, approval: { at, ...opened } };
-        }
-        const result = await runStep(input, event, plan, step, performer);
-        steps.push({ actionId: step.actionId, adaptorAction: step.adaptorAction, ...result });
-        if (result.status === 'FAILED') return { plan, steps, stopped: true };
-        if (!Context.current().info.isLocal) Context.current().heartbeat(at);
+      let since: number | undefined;
+      try {
+        const progress = await runSteps(input, known, from, (createdOn) => (since = createdOn));
+        countAutomationRun(input.organisationId, !progress.plan ? 'gone' : progress.stopped ? 'stopped' : progress.approval ? 'waiting' : 'completed', since);
+        return progress;
+      } catch (err) {
+        countAutomationRun(input.organisationId, 'error');
+        throw err;
       }
-      return { plan, steps, stopped: false };
     },
 
     /**

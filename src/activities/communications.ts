@@ -18,6 +18,9 @@ import { instrumentHtml, trackingBase, trackingKey } from '../domain/communicati
 import type { MailMessage, Mailer } from '../mail';
 import { OutboundRefused, sendHttp, smtpTarget, SMTP_LIMITS, type OutboundConfig } from '../outbound';
 import { loadJwtSecret } from '../secrets';
+import { countCommunication } from '../telemetry/instruments';
+import { currentTraceparent } from '../telemetry/trace';
+import { smtpSpan } from '../mail/span';
 import { checkIds, notOwned } from './ownership';
 import type { SendCommunicationInput, SendOutcome } from '../workflows/contracts';
 
@@ -37,8 +40,8 @@ const MARK = `WITH m AS (
   WHERE organisation_id = $1 AND id = $2 AND life_cycle_state = 'PENDING'
   RETURNING id, contact_id, channel, plan_id, template_id
 )
-INSERT INTO outbox_events (id, organisation_id, type, entity_type, entity_id, payload)
-SELECT $6::uuid, $1, 'COMMUNICATION_' || $3, 'communication', m.id,
+INSERT INTO outbox_events (id, organisation_id, type, entity_type, entity_id, traceparent, payload)
+SELECT $6::uuid, $1, 'COMMUNICATION_' || $3, 'communication', m.id, $7,
   jsonb_build_object('communication_id', m.id, 'contact_id', m.contact_id, 'channel', m.channel, 'plan_id', m.plan_id, 'template_id', m.template_id)
   || ${contactSnapshotSql('m.contact_id')}
 FROM m`;
@@ -48,7 +51,7 @@ FROM m`;
  * operator) becomes FAILED with the reason, and records its COMMUNICATION_FAILED event.
  */
 export async function failPendingCommunication(db: Db, organisationId: string, id: string, reason: string): Promise<void> {
-  await db.$executeRawUnsafe(MARK, organisationId, id, 'FAILED', null, reason.slice(0, 1000), newId());
+  await db.$executeRawUnsafe(MARK, organisationId, id, 'FAILED', null, reason.slice(0, 1000), newId(), currentTraceparent());
 }
 
 /** A failure retrying cannot cure (a 4xx from the SMS provider, a permanent SMTP refusal). */
@@ -112,7 +115,8 @@ export function communicationActivities(deps: SendDeps) {
    * COMMUNICATION_SENT / COMMUNICATION_FAILED outbox event in the same statement, for automations.
    */
   async function mark(db: Db, row: Row, state: 'SENT' | 'FAILED', data: { sender?: string | null; failureReason?: string }) {
-    await db.$executeRawUnsafe(MARK, row.organisationId, row.id, state, data.sender ?? null, data.failureReason ?? null, newId());
+    const moved = await db.$executeRawUnsafe(MARK, row.organisationId, row.id, state, data.sender ?? null, data.failureReason ?? null, newId(), currentTraceparent());
+    if (moved) countCommunication(row.organisationId, row.channel, state === 'SENT' ? 'sent' : 'failed');
   }
 
   /** Sends one row and marks it; 'RETRY' leaves it PENDING for the next attempt. */
@@ -122,7 +126,10 @@ export function communicationActivities(deps: SendDeps) {
       from = await send.deliver(row);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      if (!(err instanceof Permanent) && !lastAttempt) return 'RETRY';
+      if (!(err instanceof Permanent) && !lastAttempt) {
+        countCommunication(row.organisationId, row.channel, 'retry');
+        return 'RETRY';
+      }
       await mark(db, row, 'FAILED', { failureReason: reason.slice(0, 1000) });
       return 'FAILED';
     }
@@ -206,7 +213,7 @@ export async function smtpTransport(config: OutboundConfig, s: SmtpSettings): Pr
 export async function sendSmtp(transport: Transporter, s: SmtpSettings, m: Pick<MailMessage, 'to' | 'subject' | 'text' | 'html' | 'attachments'> & { messageId: string }): Promise<string> {
   const from = s.from_name ? { name: s.from_name, address: s.from_address } : s.from_address;
   try {
-    await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html, attachments: m.attachments, messageId: m.messageId });
+    await smtpSpan(() => transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html, attachments: m.attachments, messageId: m.messageId }));
   } catch (err) {
     const code = (err as { responseCode?: number }).responseCode;
     if (code !== undefined && code >= 500) throw new Permanent(`SMTP ${code}: ${(err as Error).message}`);

@@ -4,6 +4,7 @@
 // crash writes the file again and sends the same message again: the receiving side sees one
 // Message-ID. A refusal (the body no longer fits the catalogue, a permanent SMTP refusal) is
 // not retried; the workflow then marks the run FAILED.
+import { countReportRun } from '../telemetry/instruments';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { mkdir, rm, stat } from 'node:fs/promises';
@@ -118,6 +119,7 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
           messageId: reportMessageId(run.id),
         });
         await markSent(db, run.id, { rowCount, byteCount });
+        countReportRun(input.organisationId, 'sent');
         return 'SENT';
       } catch (err) {
         writer?.abort();
@@ -132,6 +134,7 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
     async failReportRun(input: ReportRunRef & { error: string }): Promise<void> {
       checkIds({ organisationId: input.organisationId, runId: input.runId });
       await markFailed(scopedClient(deps.db, input.organisationId), input.runId, input.error);
+      countReportRun(input.organisationId, 'failed');
     },
   };
 }

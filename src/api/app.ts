@@ -13,6 +13,7 @@ import { fromRecord, secretFieldsOf, toRecord } from './secret-fields';
 import { RateLimiter } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { responseHeaders } from './middleware/response-headers';
+import { serverTelemetry } from './middleware/telemetry';
 import { assertStorableText, bodyFor } from './middleware/strict-input';
 import { bodyRequired, runsInTransaction, type RequestContext, type RouteDef } from './route';
 import { RouteTable } from './route-table';
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps) {
     log.warn('TRUST_PROXY=true trusts every peer: anyone who reaches the port directly can claim HTTPS and any client address; list the proxies instead (docs/security.md "Proxies")');
   }
   app.set('etag', false);
+  app.use(serverTelemetry);
   app.use(requestId);
   app.use(responseHeaders);
   app.use(accessLog(log));
@@ -58,6 +60,8 @@ export function createApp(deps: AppDeps) {
       res.setHeader('Allow', match.allowed.join(', '));
       return next(new AppError('METHOD_NOT_ALLOWED', `${req.method} is not an operation of this path; it has ${match.allowed.join(', ')}`));
     }
+    // The template, for the request's metric and span (middleware/telemetry.ts).
+    res.locals.route = `${BASE_PATH}${match.def.path}`;
     runRoute(pipeline, match.def, match.params, req, res).catch(next);
   });
   api.use(docsRouter(routes));

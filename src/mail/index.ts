@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createTransport, type SendMailOptions } from 'nodemailer';
 import type { Config } from '../config';
 import { writeOutboxFile } from './outbox';
+import { smtpSpan } from './span';
 
 export interface MailAttachment {
   filename: string;
@@ -47,7 +48,7 @@ export function createMailer(config: MailConfig): Mailer {
     const transport = createTransport(config.SMTP_URL, defaults);
     return {
       async send(message) {
-        const info = await transport.sendMail(toNodemailer(message));
+        const info = await smtpSpan(() => transport.sendMail(toNodemailer(message)));
         return { messageId: info.messageId };
       },
       close: () => transport.close(),

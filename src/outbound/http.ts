@@ -5,6 +5,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
+import { SpanKind, trace } from '@opentelemetry/api';
+import { injectTraceHeaders, inSpan } from '../telemetry/trace';
 import { admit, OPERATOR_HINT, OutboundFailed, OutboundRefused, resolveHost, type Address, type OutboundConfig } from './policy';
 
 export const MUST_HTTPS = 'must be an https URL to a public address';
@@ -74,9 +76,17 @@ export async function checkHttpUrl(config: OutboundConfig, text: string): Promis
 export async function sendHttp(config: OutboundConfig, call: HttpCall): Promise<HttpAnswer> {
   const deadline = Date.now() + call.timeoutMs;
   const url = parseHttpUrl(call.url);
-  const addresses = await resolveHost(hostOf(url), deadline);
-  admitUrl(config, url, addresses);
-  return exchange(call, url, addresses, deadline);
+  const method = call.method.toUpperCase();
+  // A client span of the active trace; the receiver gets its traceparent (docs/operations.md "Traces").
+  return inSpan(method, { 'http.request.method': method, 'server.address': hostOf(url), 'server.port': portOf(url) }, async () => {
+    const addresses = await resolveHost(hostOf(url), deadline);
+    admitUrl(config, url, addresses);
+    const headers = { ...call.headers };
+    injectTraceHeaders(headers);
+    const answer = await exchange({ ...call, headers }, url, addresses, deadline);
+    trace.getActiveSpan()?.setAttribute('http.response.status_code', answer.status);
+    return answer;
+  }, { kind: SpanKind.CLIENT });
 }
 
 /**

@@ -15,6 +15,7 @@
 //   A failure records last_error and pushes claimed_until out (backoff), and the sweep retries it.
 // It is kicked after every write (src/api/app.ts afterWrite) and sweeps every OUTBOX_POLL_MS for the
 // rest: another replica's or a worker's writes, and what a crash between commit and start left.
+import { context, ROOT_CONTEXT, SpanKind } from '@opentelemetry/api';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Pool } from 'pg';
@@ -24,6 +25,8 @@ import type { Logger } from '../log';
 import { automationRunWorkflowId, type AutomationRunInput } from '../workflows/contracts';
 import { isSignalName, isWorkflowType, STARTS_AGAIN_AFTER_FAILURE, type WorkflowType } from './registry';
 import { searchAttributes, type SearchValues } from './search-attributes';
+import { instruments } from '../telemetry/instruments';
+import { contextOf, inSpan } from '../telemetry/trace';
 
 /** Rows per claim, small enough to perform well within the lease; a pass claims until none is left. */
 const BATCH = 50;
@@ -38,6 +41,8 @@ interface ClaimedEvent {
   type: string;
   payload: Record<string, unknown>;
   attempts: number;
+  /** The trace of the write that recorded it (docs/operations.md "Traces"). */
+  traceparent: string | null;
   /** The ACTIVE automations bound to the event's type in its organisation. */
   automations: Array<{ id: string; entity: string }>;
 }
@@ -53,6 +58,7 @@ interface ClaimedIntent {
   signal_name: string | null;
   signal_args: unknown[] | null;
   attempts: number;
+  traceparent: string | null;
 }
 
 // A lease rather than a row lock, so that no lock (and on the embedded database, no transaction
@@ -65,8 +71,8 @@ const CLAIM_EVENTS = `WITH claimed AS (
     SELECT id FROM outbox_events
     WHERE dispatched_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
     ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-  RETURNING id, organisation_id, type, payload, attempts)
-SELECT c.id, c.organisation_id, c.type, c.payload, c.attempts, coalesce((
+  RETURNING id, organisation_id, type, payload, attempts, traceparent)
+SELECT c.id, c.organisation_id, c.type, c.payload, c.attempts, c.traceparent, coalesce((
   SELECT json_agg(json_build_object('id', a.id, 'entity', a.entity) ORDER BY a.id) FROM automations a
   WHERE a.organisation_id = c.organisation_id AND a.event = c.type AND a.life_cycle_state = 'ACTIVE'), '[]') AS automations
 FROM claimed c`;
@@ -85,7 +91,7 @@ WHERE id IN (
   SELECT id FROM workflow_intents
   WHERE dispatched_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
   ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-RETURNING id, organisation_id, kind, workflow_type, workflow_id, input, search_attributes, signal_name, signal_args, attempts`;
+RETURNING id, organisation_id, kind, workflow_type, workflow_id, input, search_attributes, signal_name, signal_args, attempts, traceparent`;
 
 const MARK_INTENTS = `UPDATE workflow_intents SET dispatched_at = now(), claimed_until = NULL, last_error = NULL WHERE id = ANY($1::uuid[])`;
 
@@ -127,7 +133,8 @@ export class OutboxDispatcher {
       this.again = true;
       return;
     }
-    this.running = this.passes().finally(() => {
+    // Passes serve every writer: none runs in the context (the trace) of the request that kicked it.
+    this.running = context.with(ROOT_CONTEXT, () => this.passes()).finally(() => {
       this.running = null;
     });
   }
@@ -188,7 +195,7 @@ export class OutboxDispatcher {
     const runless = events.filter((e) => !e.automations.length).map((e) => e.id);
     await eachLimited(events, CONCURRENCY, async (event) => {
       try {
-        for (const automation of event.automations) await this.startRun(event, automation);
+        for (const automation of event.automations) await dispatching(event.traceparent, 'automation_run', 'automationRunWorkflow', () => this.startRun(event, automation));
         done.push(event.id);
       } catch (err) {
         await this.retryLater(FAILED_EVENT, event, err, { eventId: event.id }, 'automation run start failed; retried after a backoff');
@@ -230,7 +237,7 @@ export class OutboxDispatcher {
     const done: string[] = [];
     await eachLimited(intents, CONCURRENCY, async (intent) => {
       try {
-        await this.perform(intent);
+        await dispatching(intent.traceparent, intent.kind, intent.workflow_type ?? intent.signal_name ?? '', () => this.perform(intent));
         done.push(intent.id);
       } catch (err) {
         await this.retryLater(FAILED_INTENT, intent, err, { intentId: intent.id, workflowId: intent.workflow_id }, 'workflow intent failed; retried after a backoff');
@@ -282,6 +289,21 @@ export class OutboxDispatcher {
       // Started before (by this or another dispatcher): the run exists, which is all we want.
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }
+  }
+}
+
+/**
+ * One Temporal call of the dispatcher, in a span that continues the trace its row was written in
+ * (Temporal's client interceptor carries it into the workflow), counted as a start or a failure.
+ */
+async function dispatching(traceparent: string | null, kind: string, name: string, call: () => Promise<void>): Promise<void> {
+  const labels = { 'backoffice.dispatch.kind': kind, 'backoffice.workflow': name };
+  try {
+    await inSpan(`dispatch ${name}`, labels, call, { kind: SpanKind.PRODUCER, parent: contextOf(traceparent) });
+    instruments().dispatcherStarts.add(1, labels);
+  } catch (err) {
+    instruments().dispatcherFailures.add(1, labels);
+    throw err;
   }
 }
 

@@ -1,10 +1,12 @@
-import { bundleWorkflowCode, DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { bundleWorkflowCode, Runtime } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { Logger } from '../log';
 import { createMailer } from '../mail';
 import type { TemporalConnectionOptions } from './connection';
+import { WORKFLOW_TRACING_MODULE } from '../telemetry/workflow-spans';
+import { installSdkRuntime } from './sdk-runtime';
 import { startWorker } from './worker';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
 
@@ -20,12 +22,15 @@ export interface InProcessWorkerTarget extends TemporalConnectionOptions {
  * the returned function starts the worker on that database and answers how to stop it.
  */
 export function prepareInProcessWorker(config: Config, log: Logger) {
-  installRuntime(log);
-  // Compiled (npm start), the bundle was built with the code.
-  const prebuilt = prebuiltWorkflowBundle();
+  installSdkRuntime(config, log);
+  // Compiled (npm start), the bundle was built with the code; with tracing on it is made at start
+  // with the tracing interceptors (docs/operations.md "Traces"), as under tsx.
+  const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined;
+  const prebuilt = tracing ? undefined : prebuiltWorkflowBundle();
+  const workflowInterceptorModules = tracing ? [WORKFLOW_TRACING_MODULE] : [];
   const bundling = prebuilt
     ? undefined
-    : bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: Runtime.instance().logger });
+    : bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), workflowInterceptorModules, logger: Runtime.instance().logger });
   bundling?.catch(() => undefined);
 
   return async function start(target: InProcessWorkerTarget, database: Database, afterWrite?: () => void): Promise<() => Promise<void>> {
@@ -37,6 +42,7 @@ export function prepareInProcessWorker(config: Config, log: Logger) {
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         activities: createActivities({ db: database.prisma, pool: database.pool, mail, config, log, afterWrite }),
         workflowBundle: prebuilt ?? { code: (await bundling!).code },
+        tracing,
         // One thread: a second costs ~50 MB of RSS idle, and beside the API (and, embedded, the
         // database and the Temporal server) it bought nothing: 600 automation runs gave 23-31
         // runs/s with either (docs/platform.md "Memory"). `npm run worker` takes more.
@@ -52,21 +58,4 @@ export function prepareInProcessWorker(config: Config, log: Logger) {
       throw err;
     }
   };
-}
-
-let runtimeInstalled = false;
-
-/**
- * The SDK's logs go through our JSON logger, and the SDK does not react to signals itself:
- * main.ts decides the shutdown order (HTTP first, then the worker).
- */
-function installRuntime(log: Logger) {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  const level: LogLevel = log.isLevelEnabled('debug') ? 'DEBUG' : log.isLevelEnabled('info') ? 'INFO' : 'WARN';
-  const methods = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
-  Runtime.install({
-    shutdownSignals: [],
-    logger: new DefaultLogger(level, (entry) => log[methods[entry.level]]({ temporal: true, ...entry.meta }, entry.message)),
-  });
 }

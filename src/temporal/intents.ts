@@ -6,6 +6,7 @@ import type { OrgSql } from '../db/sql';
 import { newId } from '../domain/ids';
 import type { InputOf, SignalArgsOf, SignalName, WorkflowType } from './registry';
 import type { SearchValues } from './search-attributes';
+import { currentTraceparent } from '../telemetry/trace';
 
 type Start = { [T in WorkflowType]: { kind: 'start'; workflow: T; workflowId: string; input: InputOf<T>; search?: SearchValues } }[WorkflowType];
 
@@ -19,8 +20,8 @@ type Signal = { [S in SignalName]: { kind: 'signal'; workflowId: string; signal:
 
 export type Intent = Start | SignalWithStart | Signal;
 
-const INSERT = `INSERT INTO workflow_intents (id, organisation_id, kind, workflow_type, workflow_id, input, search_attributes, signal_name, signal_args, claimed_until)
-VALUES ($2::uuid, $1::uuid, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9::jsonb, now() + make_interval(secs => $10::int))`;
+const INSERT = `INSERT INTO workflow_intents (id, organisation_id, kind, workflow_type, workflow_id, input, search_attributes, signal_name, signal_args, traceparent, claimed_until)
+VALUES ($2::uuid, $1::uuid, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9::jsonb, $10, now() + make_interval(secs => $11::int))`;
 
 /**
  * On the write's transaction (`ctx.sql` in a write route, txSql(tx, organisationId) elsewhere).
@@ -31,7 +32,10 @@ export async function recordIntent(sql: OrgSql, intent: Intent, holdSeconds: num
   await sql.rows(INSERT, [...intentValues(intent), holdSeconds]);
 }
 
-/** The intent as the columns id, kind, workflow_type, workflow_id, input, search_attributes, signal_name, signal_args. */
+/**
+ * The intent as the columns id, kind, workflow_type, workflow_id, input, search_attributes,
+ * signal_name, signal_args, traceparent (the writer's trace: the dispatcher continues it).
+ */
 export function intentValues(intent: Intent): unknown[] {
   const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
   return [
@@ -43,5 +47,6 @@ export function intentValues(intent: Intent): unknown[] {
     intent.kind === 'signal' ? null : json(intent.search),
     intent.kind === 'start' ? null : intent.signal,
     intent.kind === 'start' ? null : json(intent.signalArgs),
+    currentTraceparent(),
   ];
 }

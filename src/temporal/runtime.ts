@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Config } from '../config';
 import { registerSearchAttributes } from './search-attributes';
 import { embeddedConnectionOptions, temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
@@ -67,7 +68,8 @@ export async function startTemporal(config: Config, log: Logger): Promise<Tempor
     for (const fn of closers.reverse()) await fn().catch(() => undefined);
     throw err;
   }
-  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  // Starts and signals carry the active trace into the workflow's headers (docs/operations.md "Traces").
+  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
   return {
     address,
     httpAddress: own?.httpAddress,

@@ -39,7 +39,7 @@ function isAlive(pid: number): boolean {
 const EMBEDDED_POOL_SIZE = 3;
 
 /** DATABASE_URL, else the running service's embedded database; the worker never starts one itself. */
-export function openWorkerDeps(config: Config, log: Logger): { deps: ActivityDeps; close(): Promise<void> } {
+export function openWorkerDeps(config: Config, log: Logger): { deps: ActivityDeps; poolSize: number; close(): Promise<void> } {
   const embeddedUrl = config.DATABASE_URL ? undefined : runningEmbeddedDatabaseUrl(config.dataDir);
   const url = config.DATABASE_URL ?? embeddedUrl;
   // The service's embedded database, on a port its configuration does not name (src/outbound).
@@ -47,10 +47,12 @@ export function openWorkerDeps(config: Config, log: Logger): { deps: ActivityDep
   if (!url) {
     throw new Error(`DATABASE_URL is unset and no running service serves an embedded database from ${config.dataDir}: start the service first, or set DATABASE_URL`);
   }
-  const database = openDatabase(url, { poolSize: embeddedUrl ? EMBEDDED_POOL_SIZE : config.DATABASE_POOL_SIZE });
+  const poolSize = embeddedUrl ? EMBEDDED_POOL_SIZE : config.DATABASE_POOL_SIZE;
+  const database = openDatabase(url, { poolSize });
   const mail = createMailer(config);
   return {
     deps: { db: database.prisma, pool: database.pool, mail, config, log },
+    poolSize,
     async close() {
       mail.close();
       await database.close();

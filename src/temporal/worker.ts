@@ -9,6 +9,10 @@ import { domainErrors } from '../activities/errors';
 import { keepAlive } from '../activities/keep-alive';
 import { ConfigError, loadConfigOrExit } from '../config';
 import { createLogger } from '../log';
+import { observeDatabase } from '../telemetry/database';
+import { startTelemetry } from '../telemetry/start';
+import { activityTracing, workflowSpanSinks, WORKFLOW_TRACING_MODULE } from '../telemetry/workflow-spans';
+import { installSdkRuntime } from './sdk-runtime';
 import { openWorkerDeps } from './worker-deps';
 import { embeddedConnectionOptions, isLoopback, temporalConnectionOptions, type TemporalConnectionOptions } from './connection';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
@@ -26,6 +30,12 @@ export interface StartWorkerOptions {
   workflowsPath?: string;
   /** A bundle made beforehand (bundleWorkflowCode), e.g. while the database starts; wins over workflowsPath. */
   workflowBundle?: WorkflowBundleOption;
+  /**
+   * Spans of workflow and activity code (OTEL_EXPORTER_OTLP_ENDPOINT set): the tracing
+   * interceptors and their sink. A workflowBundle given must have been made with
+   * WORKFLOW_TRACING_MODULE; the prebuilt one has none.
+   */
+  tracing?: boolean;
   /**
    * Threads running workflow code. The SDK default (1) caps throughput on a busy worker; 2 gave
    * ~1.7x the workflows/s on 2 CPUs (bench/temporal.ts) at the cost of a second sandbox's memory.
@@ -57,7 +67,15 @@ export async function startWorker(opts: StartWorkerOptions): Promise<RunningWork
       namespace: opts.namespace ?? 'default',
       taskQueue: opts.taskQueue,
       activities: opts.activities,
-      interceptors: { activity: [keepAlive, domainErrors] },
+      // Only with tracing on: the workflow interceptors make spans in every workflow's sandbox even
+      // with nothing to export (+70-90% worker CPU per small workflow: docs/operations.md "Overhead").
+      // Tracing first, so that its span holds the whole activity.
+      interceptors: {
+        activity: [...(opts.tracing ? [activityTracing] : []), keepAlive, domainErrors],
+        // A bundle given was made with them (in-process-worker.ts).
+        ...(opts.tracing && !opts.workflowBundle ? { workflowModules: [WORKFLOW_TRACING_MODULE] } : {}),
+      },
+      ...(opts.tracing ? { sinks: workflowSpanSinks() } : {}),
       ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: opts.workflowsPath ?? require.resolve('../workflows') }),
       ...(opts.workflowThreadPoolSize ? { workflowThreadPoolSize: opts.workflowThreadPoolSize } : {}),
     });
@@ -92,7 +110,11 @@ async function main(): Promise<void> {
   // Unset: the embedded Temporal server of a service running on this machine.
   const address = config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_EMBEDDED_PORT}`;
   const { TEMPORAL_NAMESPACE: namespace, TEMPORAL_TASK_QUEUE: taskQueue } = config;
+  const telemetry = await startTelemetry(config, log, 'worker');
+  const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined;
+  installSdkRuntime(config, log);
   const resources = openWorkerDeps(config, log);
+  observeDatabase(resources.deps.pool, resources.poolSize, log, { backlog: false });
   try {
     const running = await startWorker({
       address,
@@ -102,7 +124,8 @@ async function main(): Promise<void> {
       taskQueue,
       activities: createActivities(resources.deps),
       // Compiled (npm run worker): the bundle scripts/build.mjs made; under tsx, src/workflows.
-      workflowBundle: prebuiltWorkflowBundle(),
+      // Tracing: bundled at start with the interceptors.
+      ...(tracing ? { tracing } : { workflowBundle: prebuiltWorkflowBundle() }),
       // A dedicated worker process may use its cores for workflow code.
       workflowThreadPoolSize: Math.min(4, Math.max(1, availableParallelism())),
     });
@@ -118,6 +141,7 @@ async function main(): Promise<void> {
     log.info('worker stopped');
   } finally {
     await resources.close();
+    await telemetry.close();
   }
 }
 

@@ -31,6 +31,8 @@ export function serviceEnv(dataDir: string, extra: Record<string, string> = {}):
     TEMPORAL_EMBEDDED_PORT: '0',
     // The Temporal UI (and its first build) is for operators; e2e/temporal-ui.e2e.ts tests it.
     TEMPORAL_UI_PORT: 'off',
+    // Metrics on, on a free port (main.ts prints it); the SDK's own endpoint cannot pick a free one.
+    METRICS_PORT: '0', TEMPORAL_METRICS_PORT: 'off',
     RESPONSE_VALIDATION: 'true',
     LOG_LEVEL: 'warn',
     WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,1s', WEBHOOK_TIMEOUT_MS: '2000',

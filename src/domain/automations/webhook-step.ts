@@ -31,8 +31,8 @@ record AS (
   ON CONFLICT (event_id, automation_id, action_id) DO NOTHING
   RETURNING id),
 intent AS (
-  INSERT INTO workflow_intents (id, organisation_id, kind, workflow_type, workflow_id, input, search_attributes, signal_name, signal_args, claimed_until)
-  SELECT $22::uuid, $1, $23, $24, $25, $26::jsonb, $27::jsonb, $28, $29::jsonb, now() + make_interval(secs => $30::int)
+  INSERT INTO workflow_intents (id, organisation_id, kind, workflow_type, workflow_id, input, search_attributes, signal_name, signal_args, traceparent, claimed_until)
+  SELECT $22::uuid, $1, $23, $24, $25, $26::jsonb, $27::jsonb, $28, $29::jsonb, $30, now() + make_interval(secs => $31::int)
   FROM request)
 SELECT hook.id IS NOT NULL AS hook, (SELECT id FROM record) AS record_id, (SELECT body FROM request),
   hook.method, hook.url_endpoint AS "urlEndpoint", hook.url_auth AS "urlAuth", ${WEBHOOK_COLUMNS('hook')}

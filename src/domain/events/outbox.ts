@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/client';
 import { newId } from '../ids';
+import { currentTraceparent } from '../../telemetry/trace';
 import { contactSnapshotSql } from './contact-snapshot';
 
 /** Event types written through recordEvent; the money writes have theirs (MoneyEventType). */
@@ -14,8 +15,8 @@ export interface DomainEvent {
   payload: Record<string, unknown>;
 }
 
-const INSERT = `INSERT INTO outbox_events (id, organisation_id, type, entity_type, entity_id, payload)
-SELECT $2::uuid, $1::uuid, $3, $4, $5::uuid, $6::jsonb || ${contactSnapshotSql(`($6::jsonb->>'contact_id')::uuid`)}`;
+const INSERT = `INSERT INTO outbox_events (id, organisation_id, type, entity_type, entity_id, payload, traceparent)
+SELECT $2::uuid, $1::uuid, $3, $4, $5::uuid, $6::jsonb || ${contactSnapshotSql(`($6::jsonb->>'contact_id')::uuid`)}, $7`;
 
 /**
  * Records an event in the same transaction as the change that caused it (transactional
@@ -24,6 +25,6 @@ SELECT $2::uuid, $1::uuid, $3, $4, $5::uuid, $6::jsonb || ${contactSnapshotSql(`
  */
 export async function recordEvent(tx: Tx, event: DomainEvent): Promise<string> {
   const id = newId();
-  await tx.$executeRawUnsafe(INSERT, event.organisationId, id, event.type, event.entityType, event.entityId, JSON.stringify(event.payload));
+  await tx.$executeRawUnsafe(INSERT, event.organisationId, id, event.type, event.entityType, event.entityId, JSON.stringify(event.payload), currentTraceparent());
   return id;
 }

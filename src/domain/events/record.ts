@@ -7,6 +7,7 @@
 import type { OrgSql } from '../../db/sql';
 import type { AuditActor, AuditChange } from '../audit';
 import { newId } from '../ids';
+import { currentTraceparent } from '../../telemetry/trace';
 import { contactSnapshotSql, type SnapshotSources } from './contact-snapshot';
 
 export interface ChangeRecord<E extends string = string> {
@@ -21,13 +22,13 @@ export interface ChangeRecord<E extends string = string> {
  */
 export function recordCtes(n: number, snapshotFrom?: SnapshotSources): string {
   return `rx AS (
-  SELECT * FROM jsonb_to_recordset($${n}::jsonb) AS x(audit_id uuid, action text, entity_type text, entity_id uuid, changes jsonb, event_id uuid, event_type text, payload jsonb)
+  SELECT * FROM jsonb_to_recordset($${n}::jsonb) AS x(audit_id uuid, action text, entity_type text, entity_id uuid, changes jsonb, event_id uuid, event_type text, payload jsonb, traceparent text)
 ), ra AS (
   INSERT INTO audit_entries (id, organisation_id, actor_type, actor_id, request_id, action, entity_type, entity_id, changes)
   SELECT audit_id, $1, $${n + 1}, $${n + 2}, $${n + 3}, action, entity_type, entity_id, changes FROM rx RETURNING id
 ), ro AS (
-  INSERT INTO outbox_events (id, organisation_id, type, entity_type, entity_id, payload)
-  SELECT event_id, $1, event_type, entity_type, entity_id, payload || ${contactSnapshotSql(`(payload->>'contact_id')::uuid`, snapshotFrom)}
+  INSERT INTO outbox_events (id, organisation_id, type, entity_type, entity_id, payload, traceparent)
+  SELECT event_id, $1, event_type, entity_type, entity_id, payload || ${contactSnapshotSql(`(payload->>'contact_id')::uuid`, snapshotFrom)}, traceparent
   FROM rx WHERE event_type IS NOT NULL RETURNING id
 )`;
 }
@@ -36,9 +37,11 @@ const RECORD = `WITH ${recordCtes(2)} SELECT count(*)::int AS recorded FROM ra`;
 
 /** The parameters `withRecords` appends after a statement's own. */
 export function recordParams(actor: AuditActor, records: readonly ChangeRecord[]): unknown[] {
+  // The write's trace: the runs its events start continue it (docs/operations.md "Traces").
+  const traceparent = currentTraceparent();
   const rows = records.map(({ change, event }) => ({
     audit_id: newId(), action: change.action, entity_type: change.entityType, entity_id: change.entityId, changes: change.changes ?? null,
-    event_id: event ? newId() : null, event_type: event?.type ?? null, payload: event?.payload ?? null,
+    event_id: event ? newId() : null, event_type: event?.type ?? null, payload: event?.payload ?? null, traceparent,
   }));
   return [JSON.stringify(rows), actor.actorType, actor.actorId, actor.requestId ?? null];
 }

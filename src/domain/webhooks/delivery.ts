@@ -2,6 +2,7 @@
 // authenticate, send, and log the attempt with the request's new state in one statement.
 // An attempt already logged is not sent again, so a retried activity repeats nothing.
 // Hand-written statements on the organisation's pg (src/db/sql.ts): this is the run path.
+import { countWebhookAttempt } from '../../telemetry/instruments';
 import type { Prisma, Webhook } from '../../db/client';
 import type { OrgSql } from '../../db/sql';
 import type { OutboundConfig } from '../../outbound';
@@ -97,6 +98,7 @@ export async function attemptDelivery(sql: OrgSql, opts: AttemptOptions, input: 
   }
   const state: RequestState = result.error === null ? 'SUCCESS' : final ? 'FAILED' : 'PENDING';
   await logAttempt(sql, input, opts.held === true, result, state);
+  countWebhookAttempt(input.organisationId, state === 'SUCCESS' ? 'success' : state === 'FAILED' ? 'failed' : 'retry');
   return state;
 }
 
