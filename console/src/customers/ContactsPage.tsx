@@ -44,7 +44,7 @@ function queryOf(params: URLSearchParams) {
   for (const f of FILTERS) query[f.key] = text(f.key);
   for (const d of DATES) query[d.param] = epochOfDay(params.get(d.key) ?? '', d.key === 'registered_to');
   query.sort = SORTS.some((s) => s.value === params.get('sort')) ? (params.get('sort') as Sort) : 'registered_on';
-  query.order = params.get('order') ?? (query.sort === 'registered_on' ? 'DESC' : 'ASC');
+  query.order = params.get('order') === 'ASC' || params.get('order') === 'DESC' ? (params.get('order') as 'ASC' | 'DESC') : query.sort === 'registered_on' ? 'DESC' : 'ASC';
   query.page = Number(params.get('page') ?? 1);
   query.size = PAGE;
   return query;

@@ -18,14 +18,14 @@ const valueOf = (v: Voucher) =>
 /** GET /vouchers of the contact (never the secret number: the API does not keep it). */
 export function VouchersTab({ contactId }: { contactId: string }) {
   const [page, setPage] = useState(1);
-  const [state, setState] = useState<string | null>(null);
+  const [state, setState] = useState<Voucher['life_cycle_state'] | null>(null);
   const list = useLoad(
     () => ok(api.GET('/vouchers', { params: { query: { contact_id: contactId, page, size: PAGE, sort: 'created_on', order: 'DESC', ...(state ? { life_cycle_state: state } : {}) } } })),
     [contactId, page, state],
   );
   return (
     <Stack>
-      <Select label="State" data={STATES} value={state} onChange={(v) => (setState(v), setPage(1))} clearable placeholder="Any" w={160} />
+      <Select label="State" data={STATES} value={state} onChange={(v) => (setState(v as Voucher['life_cycle_state'] | null), setPage(1))} clearable placeholder="Any" w={160} />
       <PagedList
         list={list} what="the vouchers" rows={(d) => d.content} size={PAGE} page={page} onPage={setPage} compact
         empty="No voucher."

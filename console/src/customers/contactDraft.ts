@@ -1,7 +1,7 @@
 // The contact form's values and the API's create and update bodies (POST /contacts, PUT
 // /contacts/{id}). The form edits the common fields: the primary address, phone and e-mail; the
 // API's other fields stay as they are (an update is partial).
-import type { Contact, ContactCreate, ContactUpdate } from './types';
+import type { Contact, ContactCreate, ContactUpdate, CountryCode } from './types';
 
 export interface ContactDraft {
   contact_type: 'PERSON' | 'COMPANY';
@@ -82,7 +82,7 @@ export function createBody(d: ContactDraft): ContactCreate {
     code: given(d.code),
     ...names(d, given),
     email_address: given(d.email_address),
-    phones: d.phone_number.trim() ? [{ is_primary: true, number: trimmed(d.phone_number), country_code: given(d.phone_country) }] : undefined,
+    phones: d.phone_number.trim() ? [{ is_primary: true, number: trimmed(d.phone_number), country_code: given(d.phone_country) as CountryCode | undefined }] : undefined,
     addresses: hasAddress ? [{ is_primary: true, ...Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, given(d[f])])) }] : undefined,
     preferred_language_code: given(d.preferred_language_code),
     email_opt_out: d.email_opt_out,
@@ -99,7 +99,7 @@ export function updateBody(d: ContactDraft, items: StoredItems): ContactUpdate {
   // Items are changed in place by id; an update never deletes one (docs/contacts.md), so an emptied
   // phone number is left as it was rather than sent.
   const addresses = items.addressId ? [{ id: items.addressId, ...address }] : hasAddress ? [{ is_primary: true, ...address }] : undefined;
-  const phones = d.phone_number.trim() ? [{ ...(items.phoneId ? { id: items.phoneId } : { is_primary: true }), number: trimmed(d.phone_number), country_code: cleared(d.phone_country) }] : undefined;
+  const phones = d.phone_number.trim() ? [{ ...(items.phoneId ? { id: items.phoneId } : { is_primary: true }), number: trimmed(d.phone_number), country_code: cleared(d.phone_country) as CountryCode | null }] : undefined;
   return {
     code: cleared(d.code),
     ...names(d, cleared),

@@ -1,9 +1,11 @@
 // Shapes of the customer pages' answers and bodies, named from the generated paths (never by hand).
-import type { paths } from '@api/schema';
+import type { components, paths } from '@api/schema';
 import type { Body, Get } from '../api/types';
 
 export type ContactSearch = Get<'/contacts'>;
 export type ContactSearchQuery = NonNullable<paths['/contacts']['get']['parameters']['query']>;
+/** A country code as the API takes it (alpha-2 or alpha-3, any case: the API judges what is typed). */
+export type CountryCode = components['schemas']['CountryCode'];
 export type ContactRow = ContactSearch['contacts'][number];
 export type Contact = Get<'/contacts/{id}'>;
 export type ContactCreate = Body<'/contacts', 'post'>;
