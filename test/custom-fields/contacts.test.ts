@@ -34,7 +34,7 @@ test('before any definition, any key and value goes', async () => {
   expect(await fieldsOf(legacy)).toEqual(byKey([{ key: 'Free Key', value: 'anything' }, { key: 'age', value: 'not a number' }]));
 });
 
-test('with definitions, each type accepts its values (JSON numbers and booleans as their text)', async () => {
+test('with definitions, each type accepts its values (JSON numbers and booleans as their text, a DATE as its epoch)', async () => {
   for (const d of [
     { key: 'tier', type: 'LIST', allowed_values: ['GOLD', 'SILVER'] },
     { key: 'age', type: 'NUMBER' },
@@ -50,11 +50,11 @@ test('with definitions, each type accepts its values (JSON numbers and booleans 
   ]);
   expect(res.status).toBe(200);
   expect(await fieldsOf(res.body.id)).toEqual([
-    { key: 'age', value: '42' }, { key: 'birthday', value: '2024-02-29' }, { key: 'note', value: 'any text, 12' },
+    { key: 'age', value: '42' }, { key: 'birthday', value: 1709164800 }, { key: 'note', value: 'any text, 12' },
     { key: 'tier', value: 'SILVER' }, { key: 'vip', value: 'true' },
   ]);
   for (const [key, value] of [
-    ['age', '-3.75'], ['age', '0'], ['age', '007.5'], ['age', 12.5], ['vip', 'false'], ['vip', false], ['birthday', '1900-12-31'], ['tier', 'GOLD'],
+    ['age', '-3.75'], ['age', '0'], ['age', '007.5'], ['age', 12.5], ['vip', 'false'], ['vip', false], ['birthday', '1900-12-31'], ['birthday', -86400], ['tier', 'GOLD'],
   ] as Array<[string, unknown]>) {
     expect([key, value, (await create([{ key, value }])).status]).toEqual([key, value, 200]);
   }
@@ -63,7 +63,8 @@ test('with definitions, each type accepts its values (JSON numbers and booleans 
 test('a value not of its type is 400 naming custom_fields.N.value, and no contact is made', async () => {
   for (const [key, value] of [
     ['age', 'abc'], ['age', '1e3'], ['age', '12,5'], ['age', '1.'], ['age', ' 1'],
-    ['birthday', '2023-02-29'], ['birthday', '29/02/2024'], ['birthday', '2024-2-1'], ['birthday', -86400], ['birthday', 1.5],
+    ['birthday', '2023-02-29'], ['birthday', '29/02/2024'], ['birthday', '2024-2-1'], ['birthday', 1.5], ['birthday', '1700000000.0'],
+    ['birthday', 999999999999], ['birthday', true],
     ['vip', 'yes'], ['vip', 'TRUE'], ['vip', 1],
     ['tier', 'gold'], ['tier', 'BRONZE'],
   ] as Array<[string, unknown]>) {
@@ -74,13 +75,19 @@ test('a value not of its type is 400 naming custom_fields.N.value, and no contac
   }
 });
 
-test('a DATE takes epoch seconds too, kept and answered as its UTC day (issue 19)', async () => {
+test('a DATE is answered as the epoch seconds of its day at 00:00 UTC, written as YYYY-MM-DD or as epoch seconds (issue 34)', async () => {
+  // 1700000000 is 2023-11-14T22:13:20Z: the day it falls in, 2023-11-14, is 1699920000.
   const id = (await create([{ key: 'birthday', value: 1700000000 }])).body.id;
-  expect(await fieldsOf(id)).toEqual([{ key: 'birthday', value: '2023-11-14' }]);
+  expect(await fieldsOf(id)).toEqual([{ key: 'birthday', value: 1699920000 }]);
   expect((await update(id, { custom_fields: [{ key: 'birthday', value: '1704067200' }] })).status).toBe(200);
-  expect(await fieldsOf(id)).toEqual([{ key: 'birthday', value: '2024-01-01' }]);
+  expect(await fieldsOf(id)).toEqual([{ key: 'birthday', value: 1704067200 }]);
   expect((await update(id, { custom_fields: [{ key: 'birthday', value: '2024-02-29' }] })).status).toBe(200);
-  expect(await fieldsOf(id)).toEqual([{ key: 'birthday', value: '2024-02-29' }]);
+  expect(await fieldsOf(id)).toEqual([{ key: 'birthday', value: 1709164800 }]);
+  // Before 1970 a day is negative, and what is answered can be written back.
+  expect((await update(id, { custom_fields: [{ key: 'birthday', value: '1969-12-31' }] })).status).toBe(200);
+  expect(await fieldsOf(id)).toEqual([{ key: 'birthday', value: -86400 }]);
+  expect((await update(id, { custom_fields: [{ key: 'birthday', value: -86400 }] })).status).toBe(200);
+  expect(await fieldsOf(id)).toEqual([{ key: 'birthday', value: -86400 }]);
 });
 
 test('an undefined key is 400 naming custom_fields.N.key; null or "" clears a field of any type', async () => {

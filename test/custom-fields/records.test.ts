@@ -94,7 +94,7 @@ test('accounts: create and update take custom_fields[], checked against ACCOUNTS
   const list = (await api('GET', `${accountsPath}?sort=name&order=ASC`, { key })).body.accounts;
   expect(list.map((x: { id: string; custom_fields: unknown }) => [x.id, x.custom_fields])).toEqual([
     [primary, []],
-    [id, [{ key: 'renewal_date', value: '2027-01-31' }, { key: 'branch', value: 'Nicosia' }]],
+    [id, [{ key: 'renewal_date', value: 1801353600 }, { key: 'branch', value: 'Nicosia' }]],
   ]);
 
   expectError(await api('PUT', `/accounts/${id}`, { key, body: { name: 'Changed', custom_fields: [{ key: 'colour', value: 'red' }] } }), 400, 'INVALID_REQUEST', 'custom_fields.0.key');

@@ -30,6 +30,10 @@ export async function keyWith(adminKey: string, scopes: string[]): Promise<strin
 
 /** The unscoped client on the service's database; wrap it with scopedClient() as the pipeline does. */
 export function openDatabase(): Db {
-  const url = process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(testState().dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
-  return createPrismaClient(url, { poolSize: 1 });
+  return createPrismaClient(databaseUrl(), { poolSize: 1 });
+}
+
+/** The service's database: DATABASE_URL, or the embedded one's socket. */
+export function databaseUrl(): string {
+  return process.env.DATABASE_URL ?? (JSON.parse(readFileSync(path.join(testState().dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
 }

@@ -28,6 +28,8 @@ export const isPositiveAmount = (text: string) => AMOUNT_PATTERN.test(text) && /
 
 /** Epoch seconds → the user's local date and time. */
 export const when = (epoch: number | null | undefined) => (epoch === null || epoch === undefined ? '—' : new Date(epoch * 1000).toLocaleString());
+/** A midnight-UTC epoch (a DATE custom field) → its day YYYY-MM-DD, the same in every time zone. */
+export const utcDay = (epoch: number) => new Date(epoch * 1000).toISOString().slice(0, 10);
 /** Epoch seconds → the user's local date. */
 export const day = (epoch: number | null | undefined) => (epoch === null || epoch === undefined ? '—' : new Date(epoch * 1000).toLocaleDateString());
 

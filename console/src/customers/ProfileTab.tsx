@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useState, type ReactNode } from 'react';
 import { api } from '../api/client';
 import { messageOf, ok } from '../api/errors';
-import { day, money } from '../components/format';
+import { day, money, utcDay } from '../components/format';
 import { languageName } from './languages';
 import type { ConsentState, Contact } from './types';
 import { Facts } from './ui';
@@ -55,7 +55,7 @@ export function ProfileTab({ contact: c, onChanged }: { contact: Contact; onChan
           ['Statutory number', c.statutory_number],
           ['KYC', c.kyc_status ? `${c.kyc_status}${c.kyc_profile ? ` (${c.kyc_profile.name})` : ''}` : null],
           ['Notes', c.notes],
-          ...c.custom_fields.map((f) => [f.key, f.value] as [string, string | null]),
+          ...c.custom_fields.map((f) => [f.key, typeof f.value === 'number' ? utcDay(f.value) : f.value] as [string, string | null]),
         ] as [string, ReactNode][]).filter(shown)}
       />
       <Title order={2} size="h4">Consent</Title>

@@ -4,6 +4,7 @@ import { pagingSchema } from '../lists';
 import { z } from 'zod';
 import { CONTACT_METRICS, CONTACT_SORT_FIELDS } from '../../domain/contacts/search';
 import { pagingQuery, zBool, zEpochQuery, zId } from '../validation';
+import { customFieldsOut } from '../custom-fields/schemas';
 
 const idName = z.object({ id: z.string(), name: z.string() }).nullable();
 const nullableText = z.string().nullable();
@@ -59,7 +60,7 @@ export const contactDetail = z.object({
   phones: z.array(phoneOut),
   email_address: nullableText,
   emails: z.array(emailOut),
-  custom_fields: z.array(z.object({ key: z.string(), value: nullableText })),
+  custom_fields: customFieldsOut,
   consent_state: z.enum(['ACCEPTED', 'REJECTED', 'WITHDRAWN']).nullable(),
   is_anonymized: z.boolean(),
   interaction_status: interactionStatus,

@@ -3,6 +3,7 @@
 // them. Item schemas shared by create and update are built by functions of `forUpdate`.
 import { z } from 'zod';
 import { documentedRule, someOf, whenParsed, zAmount, zBool, zCountry, zCurrency, zEmail, zEpoch, zId, zLanguage, zNonNegativeAmount } from '../validation';
+import { customFieldValue } from '../custom-fields/schemas';
 
 /** zCountry checks the code against ISO 3166 itself; the name stays for the schemas that use it. */
 export const zCountryCode = zCountry;
@@ -57,13 +58,7 @@ const newEmail = z.strictObject({
   email_address: emailAddress,
 });
 
-export const customField = z.strictObject({
-  key: text(100),
-  value: z
-    .union([z.string().max(2000), z.number(), z.boolean()])
-    .transform(String)
-    .nullable(),
-});
+export const customField = z.strictObject({ key: text(100), value: customFieldValue });
 
 const account = z.strictObject({
   name: clearable(),

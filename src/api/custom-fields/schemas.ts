@@ -9,7 +9,7 @@ export const zEntity = zAnyCase(CUSTOM_FIELD_ENTITIES)
   .meta({ description: `The records whose custom_fields[] the definition governs: ${CUSTOM_FIELD_ENTITIES.join(', ')}; any letter case.` });
 
 const zType = zAnyCase(CUSTOM_FIELD_TYPES)
-  .meta({ description: 'TEXT (anything), NUMBER (decimal text such as 12 or -3.75), DATE (YYYY-MM-DD), BOOLEAN (true or false), LIST (one of allowed_values); any letter case.' });
+  .meta({ description: 'TEXT (anything), NUMBER (decimal text such as 12 or -3.75), DATE (YYYY-MM-DD or epoch seconds, kept and answered as the epoch seconds of the day at 00:00 UTC), BOOLEAN (true or false), LIST (one of allowed_values); any letter case.' });
 
 const description = z.string().max(2000);
 
@@ -58,15 +58,32 @@ export const definitionItem = z.object({
 
 export const definitionList = z.array(definitionItem).meta({ description: 'By entity, then key.' });
 
-/** custom_fields[] of an account or a purchase: a key given again later takes the new value. */
+/**
+ * A custom field's value as written: text, or a JSON number or boolean kept as its text, except
+ * a DATE, kept as the epoch seconds of its day (docs/custom-fields.md).
+ */
+export const customFieldValue = z
+  .union([z.string().max(2000), z.number(), z.boolean()])
+  .transform(String)
+  .nullable()
+  .meta({
+    description: 'A string, number or boolean (kept as its text); for a DATE key YYYY-MM-DD or epoch seconds (an integer or its digits), '
+      + 'kept as the epoch seconds of that UTC day at 00:00. null or "" clears the value.',
+  });
+
+/** custom_fields[] of an account, a purchase, a wallet, a void or a voucher: a key given again later takes the new value. */
 export const customFieldsBody = z
-  .array(
-    z.strictObject({
-      key: z.string().trim().min(1).max(100),
-      value: z.union([z.string().max(2000), z.number(), z.boolean()]).transform(String).nullable(),
-    }),
-  )
+  .array(z.strictObject({ key: z.string().trim().min(1).max(100), value: customFieldValue }))
   .max(100)
   .meta({ description: 'Checked against the definitions of the entity once it has any (GET /custom_fields); null or "" clears a value.' });
 
-export const customFieldsOut = z.array(z.object({ key: z.string(), value: z.string().nullable() }));
+/** A value as answered: the text as stored, or for a DATE an integer. */
+export const customFieldValueOut = z
+  .union([z.string(), z.number().int()])
+  .nullable()
+  .meta({
+    description: 'DATE: an integer, the epoch seconds of the day at 00:00 UTC (since issue 34; it was the text YYYY-MM-DD). '
+      + 'Any other type, or a value written before its key was defined as a DATE: the text as stored.',
+  });
+
+export const customFieldsOut = z.array(z.object({ key: z.string(), value: customFieldValueOut }));

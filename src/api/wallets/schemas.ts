@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { contactParams } from '../contacts/schemas';
 import { limitRules } from '../money/settings/schemas';
 import { zAmount, zAnyCase, zBool, zCurrency, zEpoch, zId, zPositiveAmount } from '../validation';
+import { customFieldsBody } from '../custom-fields/schemas';
 
-const customFields = z.array(z.strictObject({ key: z.string().min(1).max(100), value: z.string().max(1000).nullable() })).max(100);
 
 const autoTopup = z.strictObject({
   threshold: zAmount.meta({ description: 'A debit that leaves the balance below this starts a top-up.' }),
@@ -19,7 +19,7 @@ export const walletCreateBody = z.strictObject({
   minimum_balance: zAmount.optional().meta({ description: "Default: the settings' default_wallet_minimum_balance." }),
   limit_rules: limitRules.optional().meta({ description: "Default: the settings' global rules." }),
   auto_topup: autoTopup.optional(),
-  custom_fields: customFields.optional(),
+  custom_fields: customFieldsBody.optional(),
 });
 
 export const walletUpdateBody = z.strictObject({
@@ -29,7 +29,7 @@ export const walletUpdateBody = z.strictObject({
 });
 
 export const walletActionBody = z.strictObject({ action: z.enum(['EFFECTIVE', 'SUSPENDED', 'CANCELLED']) });
-export const walletCancelBody = z.strictObject({ custom_fields: customFields.optional() });
+export const walletCancelBody = z.strictObject({ custom_fields: customFieldsBody.optional() });
 
 export const journalBody = z.strictObject({
   wallet_id: zId,
@@ -45,5 +45,5 @@ export const journalBody = z.strictObject({
 
 export const walletParams = z.object({ id: zId });
 export const voidParams = contactParams.extend({ transaction_id: zId });
-export const voidBody = z.strictObject({ custom_fields: customFields.optional() });
+export const voidBody = z.strictObject({ custom_fields: customFieldsBody.optional() });
 

@@ -3,7 +3,8 @@
 import { Prisma, type Tx } from '../../db/client';
 import { invalid } from '../errors';
 import { isId, newId, normaliseId } from '../ids';
-import type { AddressInput, CustomFieldInput, EmailInput, PhoneInput } from './types';
+import type { CustomField } from '../custom-fields/values';
+import type { AddressInput, EmailInput, PhoneInput } from './types';
 
 type Owner = { organisationId: string; contactId: string };
 
@@ -83,13 +84,14 @@ export async function writePrimaryEmail(tx: Tx, owner: Owner, address: string | 
   }
 }
 
-/** Custom fields are upserted by key; keys not named stay as they are. */
-export async function upsertCustomFields(tx: Tx, owner: Owner, fields: CustomFieldInput[]): Promise<void> {
+/** Custom fields are upserted by key; keys not named stay as they are. A DATE is its epoch (checkCustomFields). */
+export async function upsertCustomFields(tx: Tx, owner: Owner, fields: readonly CustomField[]): Promise<void> {
   for (const f of fields) {
+    const value = f.value ?? Prisma.DbNull;
     await tx.contactCustomField.upsert({
       where: { contactId_key: { contactId: owner.contactId, key: f.key } },
-      create: { id: newId(), ...owner, key: f.key, value: f.value },
-      update: { value: f.value },
+      create: { id: newId(), ...owner, key: f.key, value },
+      update: { value },
     });
   }
 }

@@ -41,7 +41,7 @@ const INSERT = `WITH c AS (
   RETURNING *
 ), cf AS (
   INSERT INTO contact_custom_fields (id, organisation_id, contact_id, key, value, updated_at)
-  SELECT x.id, $1, c.id, x.key, x.value, now() FROM c, jsonb_to_recordset($28::jsonb) AS x(id uuid, key text, value text)
+  SELECT x.id, $1, c.id, x.key, x.value, now() FROM c, jsonb_to_recordset($28::jsonb) AS x(id uuid, key text, value jsonb)
 ), ac AS (
   INSERT INTO accounts (id, organisation_id, contact_id, number, name, is_primary, life_cycle_state, currency_code, classification_id,
     credit_limit, credit_rating, is_tax_exempt, billing_address_id, updated_at)

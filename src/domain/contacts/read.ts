@@ -2,6 +2,7 @@
 // fields: contact_name, reference names, country names, interaction_status and total_spend.
 import type { Contact, ContactAddress, ContactEmail, ContactPhone } from '../../db/client';
 import type { OrgSql } from '../../db/sql';
+import type { CustomField } from '../custom-fields/values';
 import { Money } from '../money';
 import { formatContactName, getNameDisplayFormat, type NameDisplayFormat } from '../reference';
 import { CONTACT_DEFAULTS } from './defaults';
@@ -39,7 +40,8 @@ export type ContactDocument = Omit<Contact, 'organisationId' | 'categoryId' | 'i
   addresses: Array<Child<ContactAddress>>;
   phones: Array<Child<ContactPhone>>;
   emails: Array<Child<ContactEmail>>;
-  customFields: Array<{ key: string; value: string | null }>;
+  /** As stored: text, or a DATE's epoch seconds (docs/custom-fields.md). */
+  customFields: CustomField[];
 };
 
 /** A contact as GET /contacts/{id} presents it: the document and what is derived. */

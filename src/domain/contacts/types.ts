@@ -2,7 +2,7 @@
 // (z.output), so a field added to a schema is a field the domain sees. Both the main and the
 // "alternative contact shape" of spec 2.1 arrive here; normalise.ts turns them into one.
 import type { z } from 'zod';
-import type { companyProfile, consentBody, contactBulkUpdateBody, contactCreateBody, contactUpdateBody, customField, demographics, zRef } from '../../api/contacts/schemas';
+import type { companyProfile, consentBody, contactBulkUpdateBody, contactCreateBody, contactUpdateBody, demographics, zRef } from '../../api/contacts/schemas';
 
 /** A reference given by id or by code (alternative shape). */
 export type Ref = z.output<typeof zRef>;
@@ -15,7 +15,6 @@ export type ContactFields = ContactUpdateInput;
 export type AddressInput = NonNullable<ContactUpdateInput['addresses']>[number];
 export type PhoneInput = NonNullable<ContactUpdateInput['phones']>[number];
 export type EmailInput = NonNullable<ContactUpdateInput['emails']>[number];
-export type CustomFieldInput = z.output<typeof customField>;
 export type AccountInput = NonNullable<ContactCreateInput['accounts']>[number];
 export type Demographics = NonNullable<z.output<typeof demographics>>;
 export type CompanyProfileInput = NonNullable<z.output<typeof companyProfile>>;

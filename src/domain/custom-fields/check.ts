@@ -4,6 +4,7 @@
 // the body has no custom fields (contact creation is a hot path).
 import type { OrgSql } from '../../db/sql';
 import { invalid } from '../errors';
+import { dayEpoch } from './dates';
 import type { CustomField } from './values';
 import type { CustomFieldEntity, CustomFieldType } from './types';
 
@@ -20,8 +21,9 @@ WHERE organisation_id = $1 AND entity = $2`;
 
 /**
  * Refuses (400) an undefined key, naming `<at>.N.key`, or a value not of its type, naming
- * `<at>.N.value`. A DATE given in epoch seconds is rewritten in place to its one stored form,
- * the UTC day `YYYY-MM-DD`, so readers see one form whatever the writer sent.
+ * `<at>.N.value`. A DATE is rewritten in place to its one stored form, the epoch seconds of its
+ * day at 00:00 UTC (a number), whether the writer sent YYYY-MM-DD or epoch seconds: readers then
+ * answer the stored value as it is, with no definition to look up.
  */
 export function checkCustomFields(sql: OrgSql, entity: CustomFieldEntity, fields: Fields, at = 'custom_fields'): Promise<void> {
   return checkCustomFieldLists(sql, entity, [[fields, at]]);
@@ -38,21 +40,15 @@ export async function checkCustomFieldLists(sql: OrgSql, entity: CustomFieldEnti
       if (!definition) throw invalid(`${at}.${i}.key`, `${at}.${i}.key: ${field.key} is not a custom field of ${entity} (GET /custom_fields lists them)`);
       // null or "" clears the field, whatever its type.
       if (field.value === null || field.value === '') return;
-      if (definition.type === 'DATE' && EPOCH.test(field.value)) field.value = utcDay(Number(field.value));
-      const problem = typeProblem(definition, field.value);
+      const value = String(field.value);
+      const problem = typeProblem(definition, value);
       if (problem) throw invalid(`${at}.${i}.value`, `${at}.${i}.value: ${field.key} ${problem}`);
+      if (definition.type === 'DATE') field.value = dayEpoch(value) ?? null;
     });
   }
 }
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const EPOCH = /^\d{1,12}$/;
-
-/** The UTC calendar day of an epoch second: the date a caller means by a midnight-UTC epoch. */
-function utcDay(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 10);
-}
 
 /** What is wrong with a value for its definition, or undefined. */
 function typeProblem(d: Definition, value: string): string | undefined {
@@ -60,7 +56,7 @@ function typeProblem(d: Definition, value: string): string | undefined {
     case 'NUMBER':
       return DECIMAL.test(value) ? undefined : 'must be a decimal number such as 12 or -3.75';
     case 'DATE':
-      return isDay(value) ? undefined : 'must be a date: YYYY-MM-DD or epoch seconds';
+      return dayEpoch(value) === undefined ? 'must be a date: YYYY-MM-DD or epoch seconds' : undefined;
     case 'BOOLEAN':
       return value === 'true' || value === 'false' ? undefined : 'must be true or false';
     case 'LIST':
@@ -68,14 +64,4 @@ function typeProblem(d: Definition, value: string): string | undefined {
     case 'TEXT':
       return undefined;
   }
-}
-
-/** A calendar day: 2024-02-30 is not one. */
-function isDay(value: string): boolean {
-  const m = DAY.exec(value);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }

@@ -4,17 +4,14 @@ import { VOUCHER_CATEGORIES, VOUCHER_CLASSIFICATIONS } from '../../../domain/loy
 import { contentList } from '../../lists';
 import { pagingQuery, zAmount, zId, zAnyCase } from '../../validation';
 import { secret } from '../../secret-fields';
+import { customFieldsBody, customFieldsOut } from '../../custom-fields/schemas';
 
-const customFields = z
-  .array(z.strictObject({ key: z.string().min(1).max(100), value: z.string().max(1000).nullable() }))
-  .max(100)
-  .meta({ description: 'Kept on the voucher; a key given again later takes the new value.' });
 
 
 export const voucherIssueBody = z.strictObject({
   voucher_type_id: zId.meta({ description: 'The voucher type whose value, bounds, currency, validity, classification and category the voucher copies.' }),
   contact_id: z.string().min(1).max(100).meta({ description: 'Contact GUID or code. An anonymized contact cannot receive a voucher (409 CONTACT_ANONYMIZED).' }),
-  custom_fields: customFields.optional(),
+  custom_fields: customFieldsBody.optional(),
 });
 
 export const voucherUseBody = z.strictObject({
@@ -24,10 +21,10 @@ export const voucherUseBody = z.strictObject({
     .max(64)
     .meta({ description: 'The secret number answered when the voucher was issued (a string of digits; spaces and hyphens are ignored).' }),
   value: zAmount.optional().meta({ description: 'Only for a variable voucher (no `value` of its own), and then required: between its minimum_value and maximum_value.' }),
-  custom_fields: customFields.optional(),
+  custom_fields: customFieldsBody.optional(),
 });
 
-export const voucherCancelBody = z.strictObject({ custom_fields: customFields.optional() });
+export const voucherCancelBody = z.strictObject({ custom_fields: customFieldsBody.optional() });
 
 export const VOUCHER_STATES = ['ACTIVATED', 'EXPIRED', 'USED', 'CANCELLED'] as const;
 
@@ -73,7 +70,7 @@ export const voucherItem = z.object({
   used_on: z.number().int().nullable(),
   used_value: amountOrNull,
   used_by: z.object({ id: z.string() }).nullable().meta({ description: 'The API key or user that used it.' }),
-  custom_fields: z.array(z.object({ key: z.string(), value: z.string().nullable() })),
+  custom_fields: customFieldsOut,
   created_on: z.number().int(),
 });
 

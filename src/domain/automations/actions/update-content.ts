@@ -1,6 +1,7 @@
 // Update Content (Automatic Content Updates): sets one custom field of the event's contact, audited.
 import type { Tx } from '../../../db/client';
 import { audit } from '../../audit';
+import { dayEpoch } from '../../custom-fields/dates';
 import { conflict, notFound } from '../../errors';
 import { newId } from '../../ids';
 import { recordAttribute } from '../records';
@@ -20,10 +21,11 @@ export const updateContent = defineAction({
     kind: 'transaction',
     async perform(tx, _deps, ctx) {
       const { key, value, contactId, previous } = await change(tx, ctx);
+      const stored = await storedForm(tx, ctx.organisationId, key, value);
       await tx.contactCustomField.upsert({
         where: { contactId_key: { contactId, key } },
-        create: { id: newId(), organisationId: ctx.organisationId, contactId, key, value },
-        update: { value },
+        create: { id: newId(), organisationId: ctx.organisationId, contactId, key, value: stored },
+        update: { value: stored },
       });
       await audit(tx, systemActor(ctx), { action: 'UPDATE', entityType: 'contact', entityId: contactId, changes: { custom_field_keys: [key] } });
       return {
@@ -50,5 +52,15 @@ async function change(tx: Tx, ctx: RunContext) {
   if (!contact) throw notFound('Contact', 'contact_id');
   if (contact.isAnonymized) throw conflict('CONTACT_ANONYMIZED', 'the contact is anonymized: nothing is written to it', 'contact_id');
   const before = await tx.contactCustomField.findFirst({ where: { organisationId: ctx.organisationId, contactId, key } });
-  return { key, value, contactId, previous: before?.value ?? '' };
+  return { key, value, contactId, previous: before?.value == null ? '' : String(before.value) };
+}
+
+/**
+ * The value as a contact keeps it: a key defined as DATE keeps a day as its epoch seconds, like
+ * every other write (docs/custom-fields.md); anything else, text as given (this action has never
+ * checked values against their definitions).
+ */
+async function storedForm(tx: Tx, organisationId: string, key: string, value: string): Promise<string | number> {
+  const definition = await tx.customFieldDefinition.findFirst({ where: { organisationId, entity: 'CONTACTS', key }, select: { type: true } });
+  return (definition?.type === 'DATE' ? dayEpoch(value) : undefined) ?? value;
 }
