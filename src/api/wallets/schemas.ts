@@ -5,7 +5,6 @@ import { limitRules } from '../money/settings/schemas';
 import { zAmount, zAnyCase, zBool, zCurrency, zEpoch, zId, zPositiveAmount } from '../validation';
 import { customFieldsBody } from '../custom-fields/schemas';
 
-
 const autoTopup = z.strictObject({
   threshold: zAmount.meta({ description: 'A debit that leaves the balance below this starts a top-up.' }),
   amount: zPositiveAmount.meta({ description: 'What one top-up credits.' }),

@@ -6,8 +6,6 @@ import { pagingQuery, zAmount, zId, zAnyCase } from '../../validation';
 import { secret } from '../../secret-fields';
 import { customFieldsBody, customFieldsOut } from '../../custom-fields/schemas';
 
-
-
 export const voucherIssueBody = z.strictObject({
   voucher_type_id: zId.meta({ description: 'The voucher type whose value, bounds, currency, validity, classification and category the voucher copies.' }),
   contact_id: z.string().min(1).max(100).meta({ description: 'Contact GUID or code. An anonymized contact cannot receive a voucher (409 CONTACT_ANONYMIZED).' }),
