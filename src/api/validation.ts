@@ -115,7 +115,7 @@ function amount(sign?: 'positive' | 'non-negative') {
     : AMOUNT_TEXT.source;
   const said = sign === 'positive' ? ', greater than 0' : sign === 'non-negative' ? ', not negative' : '';
   const description = `Amount: a JSON number (or numeric string), at most 15 integer digits and 4 decimal places${said}.`;
-  return documentedAs(checked.meta({ description }), { description, anyOf: [number, { type: 'string', pattern }] });
+  return documentedAs(checked.meta({ description }), { anyOf: [number, { type: 'string', pattern }] });
 }
 export const zAmount = amount();
 export const zPositiveAmount = amount('positive');
