@@ -38,8 +38,8 @@ function database(): Db {
   return createPrismaClient(url, { poolSize: 1 });
 }
 
-const start = async (dispatcher: boolean) => {
-  service = await startServiceProcess(serviceEnv(dataDir, { ...own.env, SIMULATION_PAGE_EVENTS: '5', OUTBOX_DISPATCHER: String(dispatcher), WORKFLOW_RECONCILE_MS: '500' }));
+const start = async (dispatcher: boolean, pageEvents = 5) => {
+  service = await startServiceProcess(serviceEnv(dataDir, { ...own.env, SIMULATION_PAGE_EVENTS: String(pageEvents), OUTBOX_DISPATCHER: String(dispatcher), WORKFLOW_RECONCILE_MS: '500' }));
   db = database();
 };
 
@@ -105,20 +105,24 @@ test('cancelled before its start: nothing runs; killed mid-replay: resumes and c
   expect([gone.state, gone.progress.events_done, gone.error]).toEqual(['CANCELLED', 0, expect.stringMatching(/^cancelled by api_key:/)]);
 
   // Cancelled in the Temporal UI mid-replay: the workflow ends cancelled, the row CANCELLED with its progress so far.
-  const third = (await call('POST', `/automations/${auto}/simulations`, window)).id;
-  await eventually(async () => (await db!.automationSimulation.findUniqueOrThrow({ where: { id: third } })).eventsDone > 0, 60_000, 'the third replay under way');
+  // One event a page (300 pages) and a connection made beforehand, so the cancel lands mid-way
+  // even on a real Temporal server that runs five-event pages faster than a poll.
+  await stop();
+  await start(true, 1);
   const connection2 = await connectTemporal(service!.temporalAddress, dataDir);
   try {
+    const third = (await call('POST', `/automations/${auto}/simulations`, window)).id;
+    await eventually(async () => (await db!.automationSimulation.findUniqueOrThrow({ where: { id: third } })).eventsDone > 0, 60_000, 'the third replay under way');
     await new Client({ connection: connection2 }).workflow.getHandle(`automation-simulation:${third}`).cancel();
+    const stopped = await eventually(async () => {
+      const r = await call('GET', `/automations/${auto}/simulations/${third}`);
+      return r.state !== 'RUNNING' && r;
+    }, 30_000, 'the cancelled replay settled');
+    expect(stopped).toMatchObject({ state: 'CANCELLED', error: "the replay's workflow was cancelled by an operator" });
+    expect(stopped.progress.events_done).toBeLessThan(CONTACTS);
   } finally {
     await connection2.close();
   }
-  const stopped = await eventually(async () => {
-    const r = await call('GET', `/automations/${auto}/simulations/${third}`);
-    return r.state !== 'RUNNING' && r;
-  }, 30_000, 'the cancelled replay settled');
-  expect(stopped).toMatchObject({ state: 'CANCELLED', error: "the replay's workflow was cancelled by an operator" });
-  expect(stopped.progress.events_done).toBeLessThan(CONTACTS);
   expect(await db!.webhookRequest.count()).toBe(0);
   expect(await db!.adaptorActionRecord.count()).toBe(0);
 }, 300_000);
