@@ -136,6 +136,8 @@ describe('CRUD', () => {
       'https://user:pw@hooks.example.com/hook',
       'ftp://hooks.example.com/hook',
       'not a url',
+      'https:/hooks.example.com/hook', // WHATWG URL would read it as https://hooks.example.com/: the document's pattern does not
+      'https://user@hooks.example.com/hook',
     ];
     for (const url of refused) {
       const res = await post({ name: 'U', method: 'POST', url_endpoint: url });

@@ -8,8 +8,11 @@ export const WEBHOOK_METHODS = ['POST', 'PUT'] as const;
 export const URL_AUTHS = ['NO_AUTH', 'USERNAME_PASSWORD', 'API_KEY'] as const;
 export const REQUEST_STATES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
 
-const urlEndpoint = z.string().trim().min(1).max(2000).meta({
-  description: 'Absolute https URL; its host must not be or resolve to a private, loopback, link-local or other non-public address unless the operator allows it (OUTBOUND_ALLOW_CIDRS, which also allows http to it).',
+// The pattern (scheme, "//", a host without user:password@, no NUL; the document states it) refuses what
+// the outbound check, which resolves the host, would refuse later for its shape; http passes it
+// because an operator's OUTBOUND_ALLOW_CIDRS may allow it. Leading spaces are trimmed first.
+const urlEndpoint = z.string().trim().min(1).max(2000).regex(/^\s*[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#@]+(?:[\s/?#][^\u0000]*)?$/, 'must be an absolute URL: https://host/...').meta({
+  description: 'Absolute https URL, without user:password@; its host must not be or resolve to a private, loopback, link-local or other non-public address unless the operator allows it (OUTBOUND_ALLOW_CIDRS, which also allows http to it).',
 });
 const username = z.string().min(1).max(200).nullish().meta({ description: 'USERNAME_PASSWORD only (required there).' });
 const password = z.string().min(1).max(500).nullish().meta({ description: 'USERNAME_PASSWORD only (required there). Write-only: never answered.' });
