@@ -4,12 +4,11 @@
 // committed with its delivery's intent while no dispatcher ran is delivered after the restart,
 // once; an approval waits across a SIGKILL and its decision, made after the restart, continues the run.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { createPrismaClient, type Db } from '../../src/db/client';
-import type { DatabaseInfo } from '../../src/db/embedded';
+import type { Db } from '../../src/db/client';
 import { txSql } from '../../src/db/sql';
 import { loadConfig } from '../../src/config';
 import { recordIntent } from '../../src/temporal/intents';
@@ -38,16 +37,11 @@ afterAll(async () => {
   await own.drop();
 });
 
-function database(): Db {
-  const url = own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
-  return createPrismaClient(url, { poolSize: 1 });
-}
-
 async function restart(dispatcher: boolean) {
   await db?.$disconnect().catch(() => undefined);
   await service?.stop('SIGKILL');
   service = await startServiceProcess(serviceEnv(dataDir, { OUTBOX_DISPATCHER: String(dispatcher), ...own.env }));
-  db = database();
+  db = own.connect(dataDir);
 }
 
 test('events survive kills: dispatched after a restart once, never run twice; an approval waits across a kill', async () => {

@@ -4,12 +4,11 @@
 // cursor and ends with every event counted exactly once. Its cancel is the row's: a replay
 // cancelled before its workflow started finds it so and does nothing; one whose workflow an
 // operator cancels mid-way ends CANCELLED by its settlement.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { createPrismaClient, type Db } from '../../src/db/client';
-import type { DatabaseInfo } from '../../src/db/embedded';
+import type { Db } from '../../src/db/client';
 import { api, serviceCa } from '../support/api';
 import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
@@ -33,14 +32,9 @@ afterAll(async () => {
   await own.drop();
 });
 
-function database(): Db {
-  const url = own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
-  return createPrismaClient(url, { poolSize: 1 });
-}
-
 const start = async (dispatcher: boolean, pageEvents = 5) => {
   service = await startServiceProcess(serviceEnv(dataDir, { ...own.env, SIMULATION_PAGE_EVENTS: String(pageEvents), OUTBOX_DISPATCHER: String(dispatcher), WORKFLOW_RECONCILE_MS: '500' }));
-  db = database();
+  db = own.connect(dataDir);
 };
 
 async function stop(): Promise<void> {

@@ -1,11 +1,9 @@
 // A plan ticking every 2 seconds survives a SIGKILL of the whole service (docs/communications.md
 // "Plans"): after the restart it sends the ticks missed while it was down once, as the latest,
 // then goes on ticking; no contact gets a tick twice and no mail is sent twice.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createPrismaClient, type Db } from '../../src/db/client';
-import type { DatabaseInfo } from '../../src/db/embedded';
 import { api, serviceCa } from '../support/api';
 import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
@@ -27,11 +25,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
   await own.drop();
 });
-
-function database(): Db {
-  const url = own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
-  return createPrismaClient(url, { poolSize: 1 });
-}
 
 test('a plan killed with the service resumes after the restart: missed ticks sent once, nothing twice', async () => {
   sink = await startSmtpSink();
@@ -56,7 +49,7 @@ test('a plan killed with the service resumes after the restart: missed ticks sen
     contents: [{ language: 'eng', subject: 'Tick for {{contact.first_name}}', plain_content: 'Hello' }],
   })).id;
 
-  let db = database();
+  let db = own.connect(dataDir);
   const ticks = async () => {
     const rows = await db.communication.findMany({ where: { planId: plan }, select: { id: true, planTick: true, contactId: true, lifeCycleState: true } });
     const byTick = new Map<number, typeof rows>();
@@ -75,7 +68,7 @@ test('a plan killed with the service resumes after the restart: missed ticks sen
   const spawnedAt = Date.now();
   service = await startServiceProcess(serviceEnv(dataDir, own.env));
   const restartedAt = Date.now();
-  db = database();
+  db = own.connect(dataDir);
   try {
     // Two ticks after the restart, whole and sent; then DRAFT stops it.
     await eventually(async () => {

@@ -3,12 +3,11 @@
 // each kind below with its workflow intent; it is killed with SIGKILL before anything started;
 // after the restart each workflow runs once and its effect happens once. Automation runs and the
 // deliveries of their webhook requests: test/automation-runs/restart.test.ts.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { createPrismaClient, type Db } from '../../src/db/client';
-import type { DatabaseInfo } from '../../src/db/embedded';
+import type { Db } from '../../src/db/client';
 import { eventually, startReceiver } from '../automation-runs/helpers';
 import { startSmtpSink } from '../communications/helpers';
 import { api, serviceCa } from '../support/api';
@@ -34,14 +33,9 @@ afterAll(async () => {
   await own.drop();
 });
 
-function database(): Db {
-  const url = own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
-  return createPrismaClient(url, { poolSize: 1 });
-}
-
 async function start(dispatcher: boolean) {
   service = await startServiceProcess(serviceEnv(dataDir, { ...own.env, OUTBOX_DISPATCHER: String(dispatcher) }));
-  db = database();
+  db = own.connect(dataDir);
 }
 
 /** What each kind's write left to check: its workflow, and whether its effect happened (how many times). */

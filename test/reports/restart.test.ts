@@ -3,14 +3,13 @@
 // message unanswered; the service is killed (A: while the run is RUNNING and mailing; B: right
 // after POST answered), started again on the same data, and the run ends SENT with one message
 // of one Message-ID whose CSV holds every row once, and no file left behind.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { createPrismaClient, type Db } from '../../src/db/client';
-import type { DatabaseInfo } from '../../src/db/embedded';
+import type { Db } from '../../src/db/client';
 import { api, serviceCa } from '../support/api';
 import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
@@ -70,14 +69,9 @@ async function startHoldingSink() {
   };
 }
 
-function database(): Db {
-  const url = own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
-  return createPrismaClient(url, { poolSize: 1 });
-}
-
 async function start() {
   service = await startServiceProcess(serviceEnv(dataDir, own.env));
-  db = database();
+  db = own.connect(dataDir);
 }
 
 /**

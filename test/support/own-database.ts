@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
+import { createPrismaClient, type Db } from '../../src/db/client';
+import type { DatabaseInfo } from '../../src/db/embedded';
 
 /**
  * On PostgreSQL (DATABASE_URL), a database of the test file's own for the services it starts. On
@@ -28,6 +32,11 @@ export function ownDatabase(label: string) {
     },
     drop: async () => {
       if (name) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+    /** A client (one connection) of the database a service on `dataDir` uses: this one, else the embedded one it wrote down. */
+    connect: (dataDir: string): Db => {
+      const at = url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
+      return createPrismaClient(at, { poolSize: 1 });
     },
   };
 }

@@ -2,12 +2,10 @@
 // termination"): a service of its own is killed with SIGKILL once the first wallet has moved,
 // started again on the same data directory, and the workflow finishes without moving any money
 // twice.
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { createPrismaClient, type Db } from '../../src/db/client';
-import type { DatabaseInfo } from '../../src/db/embedded';
 import { checkLedger } from '../../src/domain/money/ledger/check';
 import { api, serviceCa } from '../support/api';
 import { ownDatabase } from '../support/own-database';
@@ -29,11 +27,6 @@ afterAll(async () => {
   await own.drop();
 });
 
-function database(): Db {
-  const url = own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
-  return createPrismaClient(url, { poolSize: 1 });
-}
-
 test('a termination killed after its first wallet resumes after a restart and moves everything exactly once', async () => {
   service = await startServiceProcess(serviceEnv(dataDir, own.env));
   const { secretKey: key, organisationId } = await createTenant('termination', dataDir, own.url);
@@ -52,7 +45,7 @@ test('a termination killed after its first wallet resumes after a restart and mo
   }
   const total = (WALLETS * (WALLETS + 1)) / 2;
 
-  let db = database();
+  let db = own.connect(dataDir);
   const request = call('POST', `/accounts/${source}/life_cycle_state`, { life_cycle_state: 'TERMINATED', transfer_to_account_id: target }).catch((err: Error) => err);
   // Kill as soon as the first wallet has moved, while the others have not.
   let moved = 0;
@@ -73,7 +66,7 @@ test('a termination killed after its first wallet resumes after a restart and mo
   } finally {
     await connection.close();
   }
-  db = database();
+  db = own.connect(dataDir);
   try {
     const account = await db.account.findUniqueOrThrow({ where: { id: source } });
     expect([account.lifeCycleState, account.terminatedToAccountId]).toEqual(['TERMINATED', target]);
