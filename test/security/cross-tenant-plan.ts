@@ -85,6 +85,7 @@ export const EXTRA: Array<[string, Patch, Record<string, string>?]> = [
   ['createOrganisationUnit', { code: 'PROBE-UNIT', taps: undefined, parent_id: '@organisations' }],
   ['updateOrganisationUnit', { parent_id: '@organisations' }],
   ['updateOrganisationUnit', { taps: [{ id: '@taps', name: 'Till 2', code: 'CAFE-01-T2' }] }],
+  ['updateCreative', { merchant_id: '@organisations' }],
   // The story's automation is of CONTACTS: a simulation on one names a contact.
   ['simulateAutomation', { entity_id: '@contacts' }],
   ['createProduct', { sku: 'PROBE-SKU', product_type_id: '@product_types', product_family_id: '@product_families' }],
