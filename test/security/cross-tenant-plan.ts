@@ -31,6 +31,8 @@ export const OWN_IDS: Array<[string, string, string, Patch]> = [
 export const NOT_REFERENCES: Record<string, string> = {
   ...Object.fromEntries(OWN_IDS.map(([id, at]) => [`${id} ${at}`, "the new record's own id (OWN_IDS)"])),
   'addContactPaymentMethod card.classification.id': 'a free reference of the card processor, stored as given',
+  'createCreative public_id': "the image's id at its image host, stored as given",
+  'updateCreative public_id': "the image's id at its image host, stored as given",
 };
 
 /**
