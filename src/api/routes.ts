@@ -23,6 +23,7 @@ import { rewardRoutes } from './loyalty/rewards/routes';
 import { voucherRoutes } from './loyalty/vouchers/routes';
 import { healthRoutes } from './health/routes';
 import { identityRoutes } from './identity/routes';
+import { creativeRoutes } from './network/creatives/routes';
 import { networkRoutes } from './network/routes';
 import { productRoutes } from './products/routes';
 import { referenceRoutes } from './reference/routes';
@@ -45,6 +46,7 @@ export function allRoutes(deps: AppDeps & { onKeyRevoked: () => void }): RouteDe
     ...analysisRoutes(),
     ...settingsRoutes(),
     ...networkRoutes(),
+    ...creativeRoutes(),
     ...productRoutes(),
     ...spendConditionRoutes(),
     ...accountingPeriodRoutes(),

@@ -31,6 +31,8 @@ export const OWN_IDS: Array<[string, string, string, Patch]> = [
 export const NOT_REFERENCES: Record<string, string> = {
   ...Object.fromEntries(OWN_IDS.map(([id, at]) => [`${id} ${at}`, "the new record's own id (OWN_IDS)"])),
   'addContactPaymentMethod card.classification.id': 'a free reference of the card processor, stored as given',
+  'createCreative public_id': "the image's id at its image host, stored as given",
+  'updateCreative public_id': "the image's id at its image host, stored as given",
 };
 
 /**
@@ -85,6 +87,7 @@ export const EXTRA: Array<[string, Patch, Record<string, string>?]> = [
   ['createOrganisationUnit', { code: 'PROBE-UNIT', taps: undefined, parent_id: '@organisations' }],
   ['updateOrganisationUnit', { parent_id: '@organisations' }],
   ['updateOrganisationUnit', { taps: [{ id: '@taps', name: 'Till 2', code: 'CAFE-01-T2' }] }],
+  ['updateCreative', { merchant_id: '@organisations' }],
   // The story's automation is of CONTACTS: a simulation on one names a contact.
   ['simulateAutomation', { entity_id: '@contacts' }],
   ['createProduct', { sku: 'PROBE-SKU', product_type_id: '@product_types', product_family_id: '@product_families' }],

@@ -17,7 +17,7 @@ export const FIELD_KINDS: Record<string, string> = {
   contact_id: 'contacts', ids: 'contacts', contact_ids: 'contacts',
   member_account_id: 'member_accounts', transfer_to_account_id: 'accounts',
   wallet_id: 'wallets', products: 'products', phones: 'phones',
-  merchants: 'organisations', organisation_id: 'organisations', signed_up_organisation_id: 'organisations', parent_id: 'organisations',
+  merchants: 'organisations', merchant_id: 'organisations', organisation_id: 'organisations', signed_up_organisation_id: 'organisations', parent_id: 'organisations',
   preferred_payment_method_id: 'payment_methods', reward_scheme_id: 'reward_schemes', tier_id: 'reward_tiers',
   voucher_type_id: 'voucher_types', user_id: 'users', user_ids: 'users', segments: 'segments', webhook_id: 'webhooks',
   category_id: 'contact_categories', product_type_id: 'product_types', product_family_id: 'product_families',
@@ -168,6 +168,8 @@ export const PLAN: Array<[string, Step?]> = [
   ['getNameDisplaySettings'], ['setNameDisplaySettings'], ['listCountries'],
   ['getSettings'], ['updateSettings'],
   ['createOrganisationUnit'], ['listOrganisationUnits'], ['getOrganisationUnit'], ['updateOrganisationUnit'],
+  // Of the story's unit, a MERCHANT: GET /merchants (listMerchants) then shows it.
+  ['createCreative'], ['listCreatives'], ['getCreative'], ['updateCreative'],
   ['createContact', {
     after: async (s, res) => {
       const contact = await s.call('GET', `/contacts/${res.body.id}`);
@@ -256,7 +258,7 @@ export const PLAN: Array<[string, Step?]> = [
   ['leaveRewardScheme'], ['removeAccountMerchant', { use: { merchant_id: 'organisations' } }], ['removeAccountMember'],
   ['deletePurchaseClassification'], ['deleteVoucherType', { use: { id: 'spare_voucher_type' } }], ['deleteRewardOffer'], ['deleteRewardTier'], ['deleteRewardScheme', { use: { id: 'spare_reward_scheme' } }],
   ['deleteAccountingPeriod'], ['deleteSpendCondition'], ['deleteProduct', { use: { id: 'spare_product' } }], ['deleteProductFamily'], ['deleteProductType'],
-  ['deleteContactPaymentMethod'], ['deleteOrganisationUnit', { use: { id: 'spare_unit' } }],
+  ['deleteContactPaymentMethod'], ['deleteCreative'], ['deleteOrganisationUnit', { use: { id: 'spare_unit' } }],
   ['deleteAccountClassification'], ['deleteKycProfile'], ['deleteIndustrySector'], ['deleteIndustry'], ['deleteContactCategory'],
   ['revokeApiKey'],
 ];

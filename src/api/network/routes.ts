@@ -32,6 +32,6 @@ export function networkRoutes(): RouteDef[] {
       body: s.unitUpdateBody, run: updateUnit,
       example: { name: 'Corner Cafe & Bakery', locations: [{ name: 'Main street', town_city: 'Nicosia', country_code: 'CYP' }], taps: [{ name: 'Till 2', code: 'CAFE-01-T2' }] },
     },
-    delete: { description: 'With its locations and taps. A unit that still has units below it, or that a spend condition names, answers 409 IN_USE.', run: deleteUnit },
+    delete: { description: 'With its locations and taps. A unit that still has units below it, creatives (/creatives), or that a spend condition names, answers 409 IN_USE.', run: deleteUnit },
   });
 }

@@ -39,7 +39,7 @@ export async function updateUnit(tx: Tx, actor: AuditActor, id: string, patch: U
   await audit(tx, actor, { action: 'UPDATE', entityType: ENTITY, entityId: id, changes: { fields: Object.keys(patch) } });
 }
 
-/** Units below it, or spend conditions naming it, keep it: their foreign keys answer 409 IN_USE. */
+/** Units below it, its creatives, or spend conditions naming it, keep it: their foreign keys answer 409 IN_USE. */
 export async function deleteUnit(tx: Tx, actor: AuditActor, id: string): Promise<void> {
   const unit = await getUnit(tx, actor.organisationId, id);
   await tx.networkUnit.delete({ where: { id } });

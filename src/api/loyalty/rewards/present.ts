@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { MerchantRecord } from '../../../domain/loyalty/rewards/merchant-list';
 import type { RewardsView } from '../../../domain/loyalty/rewards/read';
 import type { SortField } from '../../lists';
+import { presentMerchantCreative } from '../../network/creatives/present';
 import { amount, epoch } from '../../present';
 import type { merchantItem, rewardsRead } from './schemas';
 
@@ -59,6 +60,6 @@ export function presentMerchant(m: MerchantRecord): z.input<typeof merchantItem>
     ...(m.schemes && { schemes: m.schemes.map((s) => ({ id: s.id, name: s.name, code: s.code })) }),
     tap: m.taps.map(tap),
     ...(m.venues && { venues: m.venues.map((v) => ({ id: v.id, name: v.name, taps: v.taps.map(tap) })) }),
-    creatives: [],
+    creatives: m.creatives.map(presentMerchantCreative),
   };
 }

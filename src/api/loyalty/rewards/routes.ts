@@ -98,7 +98,7 @@ export function rewardRoutes(): RouteDef[] {
       summary: 'List the merchants of the business network',
       description:
         'The units of type MERCHANT (GET /organisations has them all), as {content[], paging} (spec 4.4). Sortable by name, code, created_on (default: newest first). ' +
-        "is_parent is true when the merchant has no units below it (spec 2.13's definition). creatives is always empty: nothing stores creatives yet.",
+        "is_parent is true when the merchant has no units below it (spec 2.13's definition). creatives are the merchant's creatives (managed at /creatives), in the order they were created.",
       query: merchantListQuery, response: merchantList,
       handler: async ({ ctx, query }) => {
         const page = await listMerchants(ctx.db, ctx.organisationId, listArgs(query, MERCHANT_SORT), query);

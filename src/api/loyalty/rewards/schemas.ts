@@ -2,6 +2,7 @@
 // (spec 2.13, 4.4); docs/rewards.md decides what spec.md leaves open.
 import { z } from 'zod';
 import { contentList } from '../../lists';
+import { merchantCreative } from '../../network/creatives/schemas';
 import { distinct, pagingQuery, whenParsed, zBool, zEmail, zEpoch, zId, zNonNegativeAmount } from '../../validation';
 
 export const AUTO_SPEND_PREFERENCES = ['ALL_MERCHANT_PURCHASE', 'NEXT_MERCHANT_PURCHASE'] as const;
@@ -116,18 +117,6 @@ export const rewardsRead = z.object({
 
 export const merchantsResponse = z.object({ merchants: z.array(z.object({ id: z.string() })) });
 
-/** spec 2.13; nothing stores creatives yet, so the list is always empty (docs/rewards.md). */
-const creative = z.object({
-  id: z.string(),
-  type: z.string(),
-  width: z.number(),
-  height: z.number(),
-  format: z.string(),
-  url: z.string(),
-  public_id: z.string(),
-  srcset: z.array(z.object({ width: z.number(), height: z.number(), url: z.string() })),
-});
-
 export const merchantItem = z.object({
   id: z.string(),
   code: z.string(),
@@ -137,7 +126,7 @@ export const merchantItem = z.object({
   schemes: z.array(z.object({ id: z.string(), name: z.string(), code: z.string().nullable() })).optional().meta({ description: 'Only with include_schemes=true.' }),
   tap: z.array(tap).meta({ description: "The merchant's own taps." }),
   venues: z.array(idName.extend({ taps: z.array(tap) })).optional().meta({ description: 'Only with include_venues=true.' }),
-  creatives: z.array(creative).meta({ description: 'Always empty: the service stores no creatives yet.' }),
+  creatives: z.array(merchantCreative).meta({ description: "The merchant's creatives (managed at /creatives), in the order they were created." }),
 });
 
 export const merchantList = contentList(merchantItem);

@@ -11,15 +11,19 @@ export interface ProductRef {
   id: string;
 }
 
-/** Each id is a network unit of the organisation of type MERCHANT. */
-export async function checkMerchants(tx: Tx, organisationId: string, ids: string[]): Promise<void> {
+/**
+ * Each id is a network unit of the organisation of type MERCHANT; a bad one is 400 naming
+ * `attribute(i)` (default `merchants.<i>`; a creative's one id: `() => 'merchant_id'`).
+ */
+export async function checkMerchants(tx: Tx, organisationId: string, ids: string[], attribute = (i: number) => `merchants.${i}`): Promise<void> {
   if (!ids.length) return;
   const rows = await tx.networkUnit.findMany({ where: { organisationId, id: { in: ids } }, select: { id: true, type: true } });
   const typeOf = new Map(rows.map((u) => [u.id, u.type]));
   ids.forEach((id, i) => {
     const type = typeOf.get(id);
-    if (type === undefined) throw invalid(`merchants.${i}`, `merchants.${i}: organisation unit not found`);
-    if (type !== 'MERCHANT') throw invalid(`merchants.${i}`, `merchants.${i}: the organisation unit is a ${type}, not a MERCHANT`);
+    const at = attribute(i);
+    if (type === undefined) throw invalid(at, `${at}: organisation unit not found`);
+    if (type !== 'MERCHANT') throw invalid(at, `${at}: the organisation unit is a ${type}, not a MERCHANT`);
   });
 }
 

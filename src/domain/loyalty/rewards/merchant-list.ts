@@ -1,18 +1,19 @@
 // GET /merchants (spec 2.13, 4.4): the business network's units of type MERCHANT, with their
-// taps, and on request the schemes they take part in and the venues below them
+// taps and creatives, and on request the schemes they take part in and the venues below them
 // (docs/rewards.md "The merchants list").
 import type { Prisma, Tx } from '../../../db/client';
 import { notFound } from '../../errors';
 import type { ListArgs, ListPage } from '../../lists';
+import { CREATIVE_ORDER } from '../../network/creatives';
 import type { MerchantListFilter } from './types';
 
 const TAP = { orderBy: [{ position: 'asc' }, { id: 'asc' }], select: { id: true, name: true, code: true } } satisfies Prisma.NetworkUnit$tapsArgs;
-const BASE = { taps: TAP, _count: { select: { children: true } } } satisfies Prisma.NetworkUnitInclude;
+const BASE = { taps: TAP, creatives: { orderBy: CREATIVE_ORDER }, _count: { select: { children: true } } } satisfies Prisma.NetworkUnitInclude;
 
 type IdName = { id: string; name: string };
 type Tap = { id: string; name: string; code: string };
 
-/** A merchant with its taps and its number of child units; schemes and venues only when asked for. */
+/** A merchant with its taps, its creatives (as they were created) and its number of child units; schemes and venues only when asked for. */
 export type MerchantRecord = Prisma.NetworkUnitGetPayload<{ include: typeof BASE }> & {
   schemes?: Array<IdName & { code: string | null }>;
   venues?: Array<IdName & { taps: Tap[] }>;
