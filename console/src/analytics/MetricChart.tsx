@@ -47,19 +47,22 @@ interface Props {
   granularity: Granularity;
   zone: string;
   view: 'chart' | 'table';
-  /** Parts of a whole (runs by outcome): one bar per bucket, each series a part of it. */
-  stacked?: boolean;
+  /**
+   * Bars instead of lines for several series: `grouped`, side by side (figures of sparse buckets,
+   * which a line could not join); `stacked`, the parts of a whole (runs by outcome).
+   */
+  bars?: 'grouped' | 'stacked';
   /** What the numbers are, after the metric's label on the axis ("seconds"). */
   unit?: string;
 }
 
 /**
  * One measure over a window: a bar per bucket for one series, a line per series otherwise (the
- * first is the lead one, a total: drawn wider), or stacked bars of the parts of a whole. Titled,
+ * first is the lead one, a total: drawn wider), or bars side by side or stacked (`bars`). Titled,
  * with labelled axes; the table view gives the same numbers to screen readers and to anyone who
  * wants digits.
  */
-export function MetricChart({ metric, series, granularity, zone, view, stacked, unit }: Props) {
+export function MetricChart({ metric, series, granularity, zone, view, bars, unit }: Props) {
   const buckets = series[0]?.points ?? [];
   const rows: Bucket[] = buckets.map((b, i) => ({ timestamp: b.timestamp, ...Object.fromEntries(series.map((s, j) => [`s${j}`, s.points[i]?.number ?? null])) }));
   const bucket = (t: number, full = false) => inZone(t, zone, LABELS[granularity][full ? 'full' : 'tick']);
@@ -86,8 +89,8 @@ export function MetricChart({ metric, series, granularity, zone, view, stacked, 
                   <YAxis allowDecimals={!!metric.decimals} tickFormatter={(v: number) => exact(v)} width={56} label={{ value: unit ? `${metric.label} (${unit})` : metric.label, angle: -90, position: 'insideLeft', style: { textAnchor: 'middle' } }} />
                   <Tooltip labelFormatter={(t) => bucket(Number(t), true)} formatter={(v) => shown(v as number | null)} />
                   {drawn.length > 1 && <Legend verticalAlign="top" height={28} />}
-                  {stacked || drawn.length === 1 ? (
-                    drawn.map((s, j) => <Bar key={s.id} dataKey={`s${j}`} name={s.name} fill={colour(s, j)} stackId={stacked ? 'parts' : undefined} isAnimationActive={false} />)
+                  {bars || drawn.length === 1 ? (
+                    drawn.map((s, j) => <Bar key={s.id} dataKey={`s${j}`} name={s.name} fill={colour(s, j)} stackId={bars === 'stacked' ? 'parts' : undefined} isAnimationActive={false} />)
                   ) : (
                     drawn.map((s, j) => (
                       // The first is the lead series (a total): drawn wider, so it shows beside one whose line it equals.

@@ -61,12 +61,12 @@ function Charts({ perf, from, to, granularity, view }: { perf: Performance; from
       </Text>
       <MetricChart
         metric={{ key: 'performance-runs', label: 'Runs', description: "Runs by outcome, by their event's time (a run still going counts by what it did so far)" }}
-        granularity={granularity} zone={API_ZONE} view={view} stacked
+        granularity={granularity} zone={API_ZONE} view={view} bars="stacked"
         series={OUTCOMES.map((o) => ({ id: o.state, name: o.label, colour: o.colour, points: buckets.map((b) => ({ timestamp: b.timestamp, number: b.runs[o.state] })) }))}
       />
       <MetricChart
         metric={{ key: 'performance-latency', label: 'Time to effect', description: 'Seconds from the event to each completed action: the median (p50) and the 95th percentile (p95); — where none completed', decimals: true }}
-        granularity={granularity} zone={API_ZONE} view={view} unit="seconds"
+        granularity={granularity} zone={API_ZONE} view={view} unit="seconds" bars="grouped"
         series={[
           { id: 'p50', name: 'p50', points: latency('p50') },
           { id: 'p95', name: 'p95', points: latency('p95'), colour: '#e8590c' },

@@ -105,7 +105,7 @@ function Found({ replay, entity, catalogue }: { replay: Simulation; entity: stri
       </Group>
       <MetricChart
         metric={{ key: 'replay-days', label: 'Events', description: 'Events of the window, and those for which at least one action would run' }}
-        granularity="DAY" zone={API_ZONE} view={view}
+        granularity="DAY" zone={API_ZONE} view={view} bars="grouped"
         series={[
           { id: 'events', name: 'Events', points: days.map((d) => ({ timestamp: d.timestamp, number: d.events })) },
           { id: 'would_run', name: 'Would run', points: days.map((d) => ({ timestamp: d.timestamp, number: d.would_run })), colour: '#2f9e44' },

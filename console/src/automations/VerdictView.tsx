@@ -64,10 +64,11 @@ const labelOf = (key: string) => key.charAt(0).toUpperCase() + key.slice(1).repl
 function Effect({ effect }: { effect: NonNullable<ActionVerdict['effect']> }) {
   const { kind, ...fields } = effect;
   const isWebhook = kind === 'WEBHOOK';
+  const sends = ['WEBHOOK', 'COMMUNICATION', 'EMAIL'].includes(kind);
   const rows = Object.entries(fields).filter(([k, v]) => v !== null && v !== undefined && !(isWebhook && ['method', 'url', 'body'].includes(k)));
   return (
     <Stack gap={4} data-testid="effect" aria-label="Effect, not performed">
-      <Text size="sm" fw={600}>Would {isWebhook ? 'send' : 'do'} ({labelOf(kind.toLowerCase())}, not performed)</Text>
+      <Text size="sm" fw={600}>Would {sends ? 'send' : 'do'} ({labelOf(kind.toLowerCase())}, not performed)</Text>
       {isWebhook && <Code data-testid="effect-request">{`${String(fields.method)} ${String(fields.url)}`}</Code>}
       <DataTable
         rows={rows} rowKey={([k]) => k} compact
