@@ -7,7 +7,7 @@ import { eventually } from '../test/communications/helpers';
 import { createTenant, type Tenant } from '../test/support/tenants';
 import { startReceiver, type Receiver } from '../test/webhooks/receiver';
 import { pickSegment, tableCells } from './console-reports-support';
-import { apiCall, choose, ensureConsoleBuilt, openSignedIn, screenshot, settled, type Watched } from './console-support';
+import { apiCall, choose, ensureConsoleBuilt, openSignedIn, screenshot, scrollsSideways, settled, type Watched } from './console-support';
 
 let tenant: Tenant;
 let w: Watched;
@@ -265,6 +265,15 @@ test('once live: the list\'s 7-day runs and failures and the performance chart\'
   expect(latency.map((c) => c.slice(1))).toEqual(days.map((t) => [shown(buckets.get(t)?.event_to_effect.p50), shown(buckets.get(t)?.event_to_effect.p95)]));
   expect(latency.some((c) => c[1] !== '—')).toBe(true);
   await screenshot(page, 'simulations-07-performance-tables');
+
+  // At tablet width the tabs' forms wrap and their tables scroll inside themselves, not the page.
+  await page.setViewportSize({ width: 768, height: 900 });
+  for (const tab of ['Performance', 'Replay', 'Try it']) {
+    await page.getByRole('tab', { name: tab }).click();
+    await settled(w);
+    expect([tab, await scrollsSideways(page)]).toEqual([tab, false]);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 });
 
 test('no console or CSP errors, and no host but the service', () => {

@@ -59,10 +59,10 @@ export function ReplayPanel({ automationId, entity, catalogue, shown, onShow }: 
       <Title order={3} size="h4">Replays of this automation</Title>
       <PagedList
         list={replays} what="the replays" rows={(d) => d.content} size={PAGE} page={page} onPage={setPage}
-        empty="No replay yet." compact={false} striped highlightOnHover scroll={{ minWidth: 640 }} rowTestId="replay-row" rowKey={(s) => s.id}
+        empty="No replay yet." striped highlightOnHover scroll={{ minWidth: 640 }} rowTestId="replay-row" rowKey={(s) => s.id}
         onRowClick={(s) => onShow(s.id)}
         columns={[
-          { header: 'Started', cell: (s) => <Anchor component="button" type="button" size="sm" onClick={() => onShow(s.id)} fw={s.id === shown ? 700 : undefined}>{when(s.created_on)}</Anchor> },
+          { header: 'Started', cell: (s) => <Anchor component="button" type="button" size="sm" onClick={(e) => (e.stopPropagation(), onShow(s.id))} fw={s.id === shown ? 700 : undefined}>{when(s.created_on)}</Anchor> },
           { header: 'Window (UTC)', cell: windowOf },
           { header: 'State', cell: (s) => <Badge variant="light" color={REPLAY_COLOURS[s.state]}>{stateLabel(s.state)}</Badge> },
           { header: 'Events', align: 'right', cell: (s) => s.summary.events },
