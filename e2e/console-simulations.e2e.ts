@@ -7,7 +7,8 @@ import { eventually } from '../test/communications/helpers';
 import { createTenant, type Tenant } from '../test/support/tenants';
 import { startReceiver, type Receiver } from '../test/webhooks/receiver';
 import { pickSegment, tableCells } from './console-reports-support';
-import { apiCall, choose, ensureConsoleBuilt, openSignedIn, screenshot, scrollsSideways, settled, type Watched } from './console-support';
+import { api } from '../test/support/api';
+import { apiCall, choose, ensureConsoleBuilt, openSignedIn, screenshot, scrollsSideways, settled, waitForFieldError, type Watched } from './console-support';
 
 let tenant: Tenant;
 let w: Watched;
@@ -123,6 +124,24 @@ test('Try it on an inactive automation: a matching and a non-matching contact sh
   // Nothing was sent or run: the automation is inactive and a simulation performs nothing.
   expect(receiver.received).toEqual([]);
   expect((await call('GET', `/automations/${automation}/runs`)).content).toEqual([]);
+});
+
+test('Try it on a purchase automation takes the record\'s id; one the organisation does not have is the API\'s 400 at that field', async () => {
+  const page = w.page;
+  await call('POST', '/automations', { name: 'Big spender', entity: 'PURCHASES', event: 'PURCHASE_POSTED' });
+  await openTab(page, 'Big spender', 'Try it');
+  const field = page.getByRole('textbox', { name: 'Record id' });
+  const unknown = '0190f0e4-7b3a-7c1e-9a55-6f2d4c1b2a10';
+  await field.fill(unknown);
+  await page.getByRole('button', { name: 'Try it' }).click();
+  const refused = await api('POST', `/automations/${(await call('GET', '/automations?name=Big%20spender')).content[0].id}/simulations`, { key: tenant.secretKey, body: { entity_id: unknown } });
+  expect([refused.status, refused.body.attribute]).toEqual([400, 'entity_id']);
+  const shown = await waitForFieldError(field);
+  expect(refused.body.message).toContain(shown);
+  expect(await page.getByTestId('verdict').count()).toBe(0);
+  // The one expected complaint: Chromium logs the refused request's 400.
+  expect(w.problems).toEqual([expect.stringContaining('status of 400')]);
+  w.problems.length = 0;
 });
 
 test('a replay of the last 7 days: progress to COMPLETED, the chart\'s days, the per-action table and the samples equal the API\'s summary', async () => {
