@@ -118,7 +118,10 @@ function Analytics({ tenantId, tenantName, zone, zoneKnown }: { tenantId: string
         <Stack data-testid="analytics-charts" aria-busy={answer.loading}>
           {shown.length === 0 && <Text c="dimmed">Choose at least one metric.</Text>}
           {shown.map((m) => (
-            <MetricChart key={m.key} metric={m} items={answer.data!.content} granularity={choice.granularity} zone={zone} view={view} />
+            <MetricChart
+              key={m.key} metric={m} granularity={choice.granularity} zone={zone} view={view}
+              series={answer.data!.content.map((item) => ({ id: item.organisationId, name: item.organisationName, points: item[m.key] ?? [] }))}
+            />
           ))}
         </Stack>
       )}

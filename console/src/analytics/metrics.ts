@@ -13,6 +13,8 @@ export interface MetricDef {
   key: MetricKey;
   label: string;
   description: string;
+  /** Quantities with decimals; the other metrics are counts. */
+  decimals?: boolean;
   /** `wallets` has no link to a unit: only for the whole organisation. */
   tenantOnly?: boolean;
 }
@@ -24,7 +26,7 @@ export const METRICS: MetricDef[] = [
   { key: 'awards', label: 'Awards', description: 'Award transactions of purchases' },
   { key: 'offers', label: 'Offer awards', description: 'Awards that came from a reward offer' },
   { key: 'transactions', label: 'Wallet transactions', description: 'Posted wallet transactions of every kind except voids' },
-  { key: 'products', label: 'Products', description: 'Quantities bought (exact decimals: 1.5 kg counts 1.5)' },
+  { key: 'products', label: 'Products', description: 'Quantities bought (exact decimals: 1.5 kg counts 1.5)', decimals: true },
   { key: 'wallets', label: 'Wallets created', description: 'New wallets (only for the whole organisation)', tenantOnly: true },
 ];
 export const DEFAULT_METRICS: MetricKey[] = ['purchases', 'visits', 'awards'];

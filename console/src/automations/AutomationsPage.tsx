@@ -8,6 +8,7 @@ import type { Automation } from '../api/types';
 import { useLoad } from '../api/useLoad';
 import { eventName, entityOf, loadCatalogue } from './catalogue';
 import { loadRuns, stateLabel, STATUS_COLOURS } from './runs';
+import { lastDays, loadPerformance, totals } from './simulations';
 import { when } from '../components/format';
 import { PagedList } from '../components/PagedList';
 
@@ -41,7 +42,7 @@ export function AutomationsPage() {
       <PagedList
         list={list} what="the automations" rows={(d) => d.content} size={PAGE} page={page} onPage={setPage}
         empty="No automation yet."
-        striped highlightOnHover scroll={{ minWidth: 720 }} rowTestId="automation-row" rowKey={(a) => a.id}
+        striped highlightOnHover scroll={{ minWidth: 860 }} rowTestId="automation-row" rowKey={(a) => a.id}
         columns={[
           { header: 'Name', cell: (a) => <Anchor component={Link} to={`/automations/${a.id}`}>{a.name}</Anchor> },
           { header: 'Trigger', cell: (a) => a.trigger },
@@ -57,10 +58,31 @@ export function AutomationsPage() {
               />
             ),
           },
+          { header: 'Last 7 days', cell: (a) => <RecentRuns automationId={a.id} /> },
           { header: 'Last runs', cell: (a) => <LastRuns automationId={a.id} /> },
         ]}
       />
     </Stack>
+  );
+}
+
+/**
+ * Runs and failures of the last 7 UTC days (today included), from GET /automations/{id}/performance:
+ * one call per row shown, and the page shows at most 25. A failure is a FAILED run (a rejection is
+ * an approver's decision, not a fault).
+ */
+function RecentRuns({ automationId }: { automationId: string }) {
+  const perf = useLoad(() => {
+    const { from, to } = lastDays(7);
+    return loadPerformance(automationId, from, to);
+  }, [automationId]);
+  if (perf.error) return <Text size="sm" c="red">{perf.error.message}</Text>;
+  if (!perf.data) return <Loader size="xs" aria-label="Loading the last 7 days" />;
+  const sum = totals(perf.data);
+  return (
+    <Text size="sm" data-testid="recent-runs">
+      <span data-testid="recent-runs-all">{sum.all}</span> runs, <Text span size="sm" c={sum.FAILED > 0 ? 'red' : undefined} data-testid="recent-runs-failed">{sum.FAILED}</Text> failed
+    </Text>
   );
 }
 

@@ -7,6 +7,7 @@ import { ok, placeError } from '../api/errors';
 import type { AutomationCreate } from '../api/types';
 import { useLoad } from '../api/useLoad';
 import { ActionCard } from './ActionCard';
+import { AutomationTabs } from './AutomationTabs';
 import { actionOf, entityOf, loadCatalogue } from './catalogue';
 import { fieldOfAttribute, fromStored, newAction, toBody, type DraftAction, type DraftFilter } from './draft';
 
@@ -131,12 +132,8 @@ export function BuilderPage() {
     setActions((all) => [...all, newAction(adaptor, action)]);
   };
 
-  return (
-    <Stack maw={960}>
-      <Group justify="space-between">
-        <Title order={1} size="h2">{id ? `Automation: ${loaded.data?.automation?.name ?? ''}` : 'New automation'}</Title>
-        {id && <Anchor component={Link} to={`/automations/${id}/runs`}>Run history</Anchor>}
-      </Group>
+  const form = (
+    <Stack>
       {failure && <Alert color="red" role="alert" title="Not saved">{failure}</Alert>}
       <TextInput label="Name" required value={header.name} onChange={(e) => setHeader({ ...header, name: e.currentTarget.value })} error={errorOf('name')} />
       <Textarea label="Description" autosize minRows={1} value={header.description} onChange={(e) => setHeader({ ...header, description: e.currentTarget.value })} error={errorOf('description')} />
@@ -197,6 +194,18 @@ export function BuilderPage() {
         <Button onClick={save} loading={saving}>Save</Button>
         <Button variant="default" component={Link} to="/automations">Back to the list</Button>
       </Group>
+    </Stack>
+  );
+  const stored = loaded.data?.automation;
+
+  return (
+    <Stack maw={960}>
+      <Group justify="space-between">
+        <Title order={1} size="h2">{id ? `Automation: ${stored?.name ?? ''}` : 'New automation'}</Title>
+        {id && <Anchor component={Link} to={`/automations/${id}/runs`}>Run history</Anchor>}
+      </Group>
+      {/* Simulations judge the automation as saved: a new one gets them once it exists. */}
+      {id && stored ? <AutomationTabs automationId={id} entity={stored.entity} catalogue={catalogue} definition={form} /> : form}
     </Stack>
   );
 }

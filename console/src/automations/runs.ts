@@ -18,6 +18,9 @@ export const STATUS_COLOURS: Record<string, string> = {
   WAITING_FOR_APPROVAL: 'yellow',
   FAILED: 'red',
   REJECTED: 'red',
+  // A simulation's verdicts (docs/automations.md "Simulations").
+  WOULD_RUN: 'green',
+  WOULD_FAIL: 'red',
 };
 
 /** How a state reads in a badge: WAITING FOR APPROVAL. */
