@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { DatabaseInfo } from '../../src/db/embedded';
+import { api } from './api';
 import type { ServiceProcess } from './service-process';
+import type { Tenant } from './tenants';
 
 /** A port free a moment ago (for a listener that cannot pick its own, like the SDK's metrics endpoint). */
 export async function freePort(): Promise<number> {
@@ -26,4 +28,49 @@ export async function metricsUrlOf(service: ServiceProcess, ms = 10_000): Promis
 /** The database a service on `dataDir` uses: its own PostgreSQL one, or its embedded one. */
 export function databaseUrlOf(dataDir: string, own: string | undefined): string {
   return own ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
+}
+
+/** One sample of a Prometheus text exposition: `name{label="value",…} value`. */
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** GET `metricsUrl` and every sample in it (comment lines left out); label values unescaped. */
+export async function scrape(metricsUrl: string): Promise<{ text: string; samples: Sample[] }> {
+  const res = await fetch(metricsUrl);
+  if (!res.ok) throw new Error(`GET ${metricsUrl}: ${res.status}`);
+  const text = await res.text();
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)(?: \d+)?$/.exec(line);
+    if (!m) throw new Error(`not a sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const l of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
+      labels[l[1]] = l[2].replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    }
+    samples.push({ name: m[1], labels, value: Number(m[3]) });
+  }
+  return { text, samples };
+}
+
+/** The samples named `name` whose labels include `labels`. */
+export function samplesOf(samples: Sample[], name: string, labels: Record<string, string> = {}): Sample[] {
+  return samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+}
+
+/**
+ * A bearer token of `tenant`'s admin, given the e-mail address `email` first: a report run is
+ * mailed to the user who runs it (docs/reports.md "Recipient").
+ */
+export async function reportRunnerToken(tenant: Tenant, email: string, options: { baseUrl: string; ca: string }): Promise<string> {
+  const users = await api('GET', `/users?username=${encodeURIComponent(tenant.admin.username)}`, { ...options, key: tenant.secretKey });
+  const id = (users.body.content as Array<{ id: string }>)[0].id;
+  const put = await api('PUT', `/users/${id}`, { ...options, key: tenant.secretKey, body: { email } });
+  if (put.status !== 200) throw new Error(`PUT /users/${id}: ${put.status} ${put.text}`);
+  const login = await api('POST', '/users/login', { ...options, body: { username: tenant.admin.username, password: tenant.admin.password } });
+  if (login.status !== 200) throw new Error(`POST /users/login: ${login.status} ${login.text}`);
+  return login.body.access_token as string;
 }
