@@ -1,5 +1,7 @@
-// Pieces of the telemetry tests (test/platform/prometheus.test.ts, traces.test.ts).
+// Pieces of the telemetry tests (test/platform/prometheus.test.ts, tenant-metrics.test.ts, traces.test.ts,
+// worker-traces.test.ts).
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import type { DatabaseInfo } from '../../src/db/embedded';
@@ -73,4 +75,73 @@ export async function reportRunnerToken(tenant: Tenant, email: string, options: 
   const login = await api('POST', '/users/login', { ...options, body: { username: tenant.admin.username, password: tenant.admin.password } });
   if (login.status !== 200) throw new Error(`POST /users/login: ${login.status} ${login.text}`);
   return login.body.access_token as string;
+}
+
+/** A span as OTLP/HTTP's JSON encoding carries it, with its process's `service.instance.id`. */
+export interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  /** The resource's service.instance.id: `api-<pid>` or `worker-<pid>` (src/telemetry/start.ts). */
+  instance?: string;
+}
+
+export interface OtlpCollector {
+  url: string;
+  spans: OtlpSpan[];
+  contentTypes: Set<string>;
+  close(): Promise<void>;
+}
+
+/** An OTLP/HTTP receiver: POST /v1/traces with OTLP's JSON encoding (what the service's exporter sends). */
+export async function startCollector(): Promise<OtlpCollector> {
+  const spans: OtlpSpan[] = [];
+  const contentTypes = new Set<string>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      contentTypes.add(String(req.headers['content-type']));
+      if (req.method !== 'POST' || req.url !== '/v1/traces') return void res.writeHead(404).end();
+      type Attribute = { key: string; value: { stringValue?: string } };
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans: Array<{ resource?: { attributes?: Attribute[] }; scopeSpans: Array<{ spans: OtlpSpan[] }> }> };
+      for (const rs of body.resourceSpans) {
+        const instance = rs.resource?.attributes?.find((a) => a.key === 'service.instance.id')?.value.stringValue;
+        for (const ss of rs.scopeSpans) spans.push(...ss.spans.map((s) => ({ ...s, instance })));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    spans,
+    contentTypes,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** docs/operations.md "Traces": a request's spans to its webhook, each the parent of the next. */
+export const REQUEST_TO_WEBHOOK = ['POST /backoffice/v1/contacts', 'dispatch automationRunWorkflow', 'StartWorkflow:automationRunWorkflow', 'RunWorkflow:automationRunWorkflow', 'StartActivity:runAutomation', 'RunActivity:runAutomation', 'POST'];
+
+/**
+ * Waits until the collector has every span of REQUEST_TO_WEBHOOK in trace `traceId`, checks that
+ * the first continues `callerSpan` and each later one is a child of the one before, and answers
+ * the spans by name.
+ */
+export async function requestToWebhookTrace(collector: OtlpCollector, traceId: string, callerSpan: string): Promise<Record<string, OtlpSpan>> {
+  const names = REQUEST_TO_WEBHOOK;
+  const trace = () => collector.spans.filter((s) => s.traceId === traceId);
+  for (const until = Date.now() + 30_000; !names.every((n) => trace().some((s) => s.name === n)); await new Promise((r) => setTimeout(r, 200))) {
+    if (Date.now() > until) throw new Error(`timed out waiting for the spans ${names.join(', ')}; received ${JSON.stringify(trace().map((s) => s.name))}`);
+  }
+  const byName = Object.fromEntries(names.map((n) => [n, trace().find((s) => s.name === n)!]));
+  expect(byName[names[0]].parentSpanId).toBe(callerSpan);
+  for (let i = 1; i < names.length; i++) expect([names[i], byName[names[i]].parentSpanId]).toEqual([names[i], byName[names[i - 1]].spanId]);
+  return byName;
 }
