@@ -15,7 +15,8 @@
  * BENCH_AUTOMATION_CONTACTS (2000), BENCH_AUTOMATION_CLIENTS (20), BENCH_REPORT_ROWS (100000),
  * BENCH_PLAN_CONTACTS (10000), BENCH_PLAN_LEAD_SECONDS (8), BENCH_PLAN_TIMEOUT_SECONDS (600), DATABASE_POOL_SIZE (50 on
  * PostgreSQL, 20 embedded), BENCH_PEER_POOL (the peer's pool: DATABASE_POOL_SIZE on PostgreSQL, 4
- * embedded), METRICS_PORT / TEMPORAL_METRICS_PORT / OTEL_EXPORTER_OTLP_ENDPOINT (passed on; metrics on a free port by default), BENCH_API_ONLY=1 (the Temporal server in a child of its own, the service with
+ * embedded), METRICS_PORT / TEMPORAL_METRICS_PORT / OTEL_EXPORTER_OTLP_ENDPOINT (passed on; metrics on a free port by default), BENCH_OTLP=1 (traces exported to
+ * an OTLP/HTTP listener in this process, bench/otlp-sink.ts; spans received printed), BENCH_API_ONLY=1 (the Temporal server in a child of its own, the service with
  * TEMPORAL_ADDRESS and RUN_WORKER=false), BENCH_PROFILE=1 (CPU profile of each measured service
  * run into ./bench-profiles).
  */
@@ -27,6 +28,7 @@ import { runLoad, type LoadResult, type LoadSpec } from './load';
 import { pick, rng, seedContacts } from './seed';
 import { printAutomation, runAutomationScenario, type AutomationResult } from './automation';
 import { startAtScale, type AtScale, type WorkerChild } from './at-scale';
+import { startOtlpSink, type OtlpSink } from './otlp-sink';
 import { analyticsSpecs, printAnalytics, seedAnalytics, type AnalyticsSeed } from './analytics';
 import { printPlan, runPlanScenario, type PlanResult } from './plan';
 import { printReports, runReportScenario, type ReportResult } from './reports';
@@ -67,6 +69,8 @@ const API_ONLY = env.BENCH_API_ONLY === '1';
 const AT_SCALE = env.BENCH_AT_SCALE === '1';
 const WORKERS = Number(env.BENCH_WORKERS ?? 2);
 const PROFILE = env.BENCH_PROFILE === '1';
+/** Set with BENCH_OTLP=1: the service exports its traces here. */
+let otlp: OtlpSink | undefined;
 const PROFILE_DIR = path.resolve('bench-profiles');
 const wanted = (name: string) => !ONLY || ONLY.has(name);
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -162,6 +166,7 @@ function serviceEnv(dataDir: string, temporalAddress?: string, extra: Record<str
     TEMPORAL_METRICS_PORT: 'off',
   };
   for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RUN_WORKER', 'AUTH_CACHE_SECONDS', 'NODE_OPTIONS', 'METRICS_PORT', 'TEMPORAL_METRICS_PORT', 'OTEL_EXPORTER_OTLP_ENDPOINT']) if (env[k]) out[k] = env[k];
+  if (otlp) out.OTEL_EXPORTER_OTLP_ENDPOINT = otlp.url;
   if (temporalAddress) {
     out.TEMPORAL_ADDRESS = temporalAddress;
     out.TEMPORAL_API_KEY = TEMPORAL_CHILD_KEY;
@@ -208,6 +213,10 @@ async function main() {
     ceilingRps = c.perSecond;
   }
 
+  if (env.BENCH_OTLP === '1') {
+    otlp = await startOtlpSink();
+    log(`BENCH_OTLP=1: the service exports traces to ${otlp.url} (this process)`);
+  }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-service-'));
   const temporalDir = API_ONLY || AT_SCALE ? mkdtempSync(path.join(os.tmpdir(), 'bench-temporal-')) : undefined;
   let temporal: { child: PlainChild; rss: RssSampler } | undefined;
@@ -400,6 +409,7 @@ async function main() {
       temporal.rss.stop();
       await temporal.child.stop();
     }
+    await otlp?.close();
     rmSync(dataDir, { recursive: true, force: true });
     if (temporalDir) rmSync(temporalDir, { recursive: true, force: true });
   }
@@ -409,6 +419,7 @@ function report(results: LoadResult[], ceilingRps: number | undefined, seedLine:
   log('');
   log(`Database: ${POSTGRES ? 'PostgreSQL' : 'embedded (PGlite)'}; ${CONNECTIONS} connections; ${os.cpus().length} CPUs shared by load generator, service and database; load average ${startLoad} at start, ${loadAverage()} at end.`);
   if (seedLine) log(seedLine);
+  if (otlp) log(`Traces exported (BENCH_OTLP=1): ${otlp.spans()} spans received so far.`);
   if (results.length) printTable(results, { ceiling: ceilingRps, peer: comparison?.peer }, POSTGRES, log);
   if (planResult) {
     log('');

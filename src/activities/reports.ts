@@ -118,8 +118,9 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
           attachments: [{ filename: name, path: file, contentType: run.format === 'PDF' ? 'application/pdf' : 'text/csv; charset=utf-8' }],
           messageId: reportMessageId(run.id),
         });
-        await markSent(db, run.id, { rowCount, byteCount });
-        countReportRun(input.organisationId, 'sent');
+        // Counted once per run, when its row moves: a repeated activity or a run an operator
+        // terminated meanwhile counts nothing (as communications count: docs/operations.md).
+        if (await markSent(db, run.id, { rowCount, byteCount })) countReportRun(input.organisationId, 'sent');
         return 'SENT';
       } catch (err) {
         writer?.abort();
@@ -133,8 +134,7 @@ export function reportActivities(deps: { db: Db; mail: Mailer; config: Config })
     /** The last word on a run that could not be sent (the workflow's, after the retries). */
     async failReportRun(input: ReportRunRef & { error: string }): Promise<void> {
       checkIds({ organisationId: input.organisationId, runId: input.runId });
-      await markFailed(scopedClient(deps.db, input.organisationId), input.runId, input.error);
-      countReportRun(input.organisationId, 'failed');
+      if (await markFailed(scopedClient(deps.db, input.organisationId), input.runId, input.error)) countReportRun(input.organisationId, 'failed');
     },
   };
 }

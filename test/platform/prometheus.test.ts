@@ -1,18 +1,20 @@
 // A real Prometheus (Debian's `prometheus`, .ci/run installs it) scrapes a service under a little
 // load, and its query API answers what the test caused (docs/operations.md "Metrics"): request
 // counts and rates by route template, method and status; automation runs, webhook attempts and
-// communications by outcome; the outbox backlog gauge and its oldest age; the pool; the Temporal SDK's worker metrics
-// on their own endpoint (TEMPORAL_METRICS_PORT).
+// communications and report runs by outcome; the outbox backlog gauge and its oldest age; the pool; the Temporal
+// SDK's worker metrics on their own endpoint (TEMPORAL_METRICS_PORT). With METRICS_ORGANISATION_LABELS off (the
+// default) no label value, neither in Prometheus nor in the service's own exposition, holds an id, name or
+// address the test wrote (tenant-metrics.test.ts: the label on).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { serviceCa } from '../support/api';
+import { api, serviceCa } from '../support/api';
 import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
-import { databaseUrlOf, freePort, metricsUrlOf } from '../support/telemetry';
+import { databaseUrlOf, freePort, metricsUrlOf, reportRunnerToken, scrape } from '../support/telemetry';
 import { createTenant } from '../support/tenants';
 import { automation, caller, eventually, postWebhook, startReceiver } from '../automation-runs/helpers';
 
@@ -76,25 +78,34 @@ async function settles(base: string, promql: string, expected: (v: number) => bo
 
   // The load: contacts whose automation posts a webhook, reads of them, one unknown id.
   receiver = await startReceiver();
-  const { secretKey, organisationId } = await createTenant('prometheus', dataDir, own.url);
-  const call = caller(secretKey, { baseUrl: service.url, ca: serviceCa(dataDir) });
+  const tag = Date.now().toString(36);
+  const tenant = await createTenant(`Prometheus ${tag}`, dataDir, own.url);
+  const { secretKey, organisationId } = tenant;
+  const options = { baseUrl: service.url, ca: serviceCa(dataDir) };
+  const call = caller(secretKey, options);
   const webhook = (await call('POST', '/webhooks', { name: 'Receiver', method: 'POST', url_endpoint: receiver.url, url_auth: 'NO_AUTH' })).id;
-  await automation(call, 'REGISTER_CONTACT', [postWebhook(webhook)]);
+  const automationId = await automation(call, 'REGISTER_CONTACT', [postWebhook(webhook)]);
+  /** Every id, name and address the load writes: none may show in a label. */
+  const written = [organisationId, `Prometheus ${tag}`, tenant.admin.username, webhook, automationId];
   const CONTACTS = 4;
   const ids: string[] = [];
   const route = (r: string, method: string, status: number) => `http_server_request_duration_count{job="backoffice",http_route="/backoffice/v1${r}",http_request_method="${method}",http_response_status_code="${status}"}`;
   // One contact first, seen by a scrape, then the rest: a rate needs two samples that differ.
   for (let i = 0; i < CONTACTS; i++) {
-    ids.push((await call('POST', '/contacts', { contact_type: 'PERSON', first_name: 'Pat', last_name: `Scraped ${i}` })).id);
+    ids.push((await call('POST', '/contacts', { contact_type: 'PERSON', first_name: `Pat${tag}`, last_name: `Scraped${tag}-${i}` })).id);
     if (i === 0) await settles(base, route('/contacts', 'POST', 200), (v) => v === 1, 'the first POST /contacts scraped');
   }
   for (const id of ids) await call('GET', `/contacts/${id}`);
-  const { api } = await import('../support/api');
   expect((await api('GET', `/contacts/${randomUUID()}`, { key: secretKey, baseUrl: service.url, ca: serviceCa(dataDir) })).status).toBe(404);
   await eventually(async () => receiver!.received.length >= CONTACTS, 30_000, 'the webhooks');
   // One e-mail through the SYSTEM mailer (the data directory's outbox).
-  const mailed = (await call('POST', '/contacts', { contact_type: 'PERSON', first_name: 'Mo', last_name: 'Mailed', email_address: 'mo@example.com' })).id;
-  await call('POST', '/communications', { name: 'Note', contact_id: mailed, channel: 'EMAIL', subject: 'Hello', content: 'Counted' });
+  const mailed = (await call('POST', '/contacts', { contact_type: 'PERSON', first_name: `Mo${tag}`, last_name: `Mailed${tag}`, email_address: `mo-${tag}@example.com` })).id;
+  const communication = (await call('POST', '/communications', { name: 'Note', contact_id: mailed, channel: 'EMAIL', subject: 'Hello', content: 'Counted' })).id;
+  // One report run, mailed the same way to the admin who runs it.
+  const recipient = `runner-${tag}@example.com`;
+  const reportRun = await api('POST', '/reports/contacts', { ...options, token: await reportRunnerToken(tenant, recipient, options), body: {} });
+  expect(reportRun.status).toBe(200);
+  written.push(...ids, `Pat${tag}`, `Scraped${tag}`, mailed, `Mo${tag}`, `Mailed${tag}`, `mo-${tag}@example.com`, communication, recipient, reportRun.body.id);
 
   // A workflow intent that waits: held for an hour, written two minutes ago.
   const db = new pg.Client({ connectionString: databaseUrlOf(dataDir, own.url) });
@@ -122,6 +133,7 @@ async function settles(base: string, promql: string, expected: (v: number) => bo
   expect(await settles(base, 'backoffice_automation_event_to_effect_duration_count', (v) => v === RUNS, 'event-to-effect times')).toBe(RUNS);
   expect(await settles(base, 'backoffice_dispatcher_starts_total{backoffice_dispatch_kind="automation_run"}', (v) => v === RUNS, 'dispatched runs')).toBe(RUNS);
   expect(await settles(base, 'backoffice_communications_total{backoffice_channel="email",backoffice_outcome="sent"}', (v) => v === 1, 'the mail sent')).toBe(1);
+  expect(await settles(base, 'backoffice_report_runs_total{backoffice_outcome="sent"}', (v) => v === 1, 'the report run mailed')).toBe(1);
   expect(await settles(base, 'sum(backoffice_dispatcher_failures_total) or vector(0)', (v) => v === 0, 'no failed dispatch')).toBe(0);
   expect(await settles(base, 'backoffice_outbox_backlog{backoffice_queue="workflow_intents"}', (v) => v === 1, 'the held intent in the backlog')).toBe(1);
   const age = await settles(base, 'backoffice_outbox_oldest_age{backoffice_queue="workflow_intents"}', (v) => v >= 120, 'the oldest intent two minutes old');
@@ -129,9 +141,14 @@ async function settles(base: string, promql: string, expected: (v: number) => bo
   expect(await settles(base, 'db_client_connection_max', (v) => v === 20, 'the pool size')).toBe(20);
   expect(await settles(base, 'up{job="temporal-worker"}', (v) => v === 1, 'the SDK endpoint scraped')).toBe(1);
   expect(await settles(base, 'sum(temporal_long_request{job="temporal-worker"})', (v) => v > 0, 'the worker polls')).toBeGreaterThan(0);
-  // No organisation id in any label (METRICS_ORGANISATION_LABELS is off).
+  // METRICS_ORGANISATION_LABELS is off: nothing the load wrote in any label Prometheus stored,
+  // nor anywhere in the service's own exposition (HELP lines and target_info included).
   const series = await (await fetch(`${base}/api/v1/series?match[]=${encodeURIComponent('{job="backoffice"}')}`)).json() as { data: object[] };
-  expect(JSON.stringify(series.data)).not.toContain(organisationId);
+  const stored = JSON.stringify(series.data);
+  const { text: exposition, samples } = await scrape(metricsUrl);
+  expect(samples.filter((s) => s.name.startsWith('backoffice_report_runs')).length).toBeGreaterThan(0);
+  for (const v of written) expect([v, stored.includes(v), exposition.includes(v)]).toEqual([v, false, false]);
+  expect(samples.filter((s) => 'backoffice_organisation_id' in s.labels)).toEqual([]);
   process.stdout.write(`queries settled in ${Date.now() - t0} ms\n`);
   process.stdout.write(`PromQL sum(rate(${route('/contacts', 'POST', 200)}[5m])) = ${rate}; backoffice_outbox_oldest_age{backoffice_queue="workflow_intents"} = ${age}\n`);
 }, 180_000);

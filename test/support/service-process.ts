@@ -62,18 +62,21 @@ export async function startServiceProcess(env: NodeJS.ProcessEnv, timeoutMs = 12
 export type WorkerProcess = Omit<ServiceProcess, 'url' | 'temporalAddress'>;
 
 /**
- * Starts `src/temporal/worker.ts` (what `npm run worker` runs) and waits until it polls. Its readiness is
- * an info line, so the worker logs at info whatever `env` says.
+ * Starts `src/temporal/worker.ts` under tsx, or with `compiled` its build `dist/src/temporal/worker.js`
+ * (what `npm run worker` runs after its build step, which the caller runs), and waits until it
+ * polls. Its readiness is an info line, so the worker logs at info whatever `env` says.
  */
-export async function startWorkerProcess(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<WorkerProcess> {
-  const { match: _match, ...worker } = await startNodeProcess('src/temporal/worker.ts', { ...env, LOG_LEVEL: 'info' }, /"msg":"worker started"/, 'worker', timeoutMs);
+export async function startWorkerProcess(env: NodeJS.ProcessEnv, timeoutMs = 120_000, options: { compiled?: boolean } = {}): Promise<WorkerProcess> {
+  const script = options.compiled ? 'dist/src/temporal/worker.js' : 'src/temporal/worker.ts';
+  const { match: _match, ...worker } = await startNodeProcess(script, { ...env, LOG_LEVEL: 'info' }, /"msg":"worker started"/, 'worker', timeoutMs);
   return worker;
 }
 
-/** Runs `script` of this repository and resolves once its output matches `ready`. */
+/** Runs `script` of this repository (TypeScript under tsx, compiled .js as it is) and resolves once its output matches `ready`. */
 function startNodeProcess(script: string, env: NodeJS.ProcessEnv, ready: RegExp, what: string, timeoutMs: number): Promise<WorkerProcess & { match: RegExpExecArray }> {
   // node --import tsx rather than the tsx CLI: signals reach the process itself, not a wrapper.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, path.join(ROOT, script)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

@@ -63,11 +63,12 @@ export async function markRunning(tx: Tx, runId: string): Promise<ReportRun | nu
   return moved.count ? tx.reportRun.findFirst({ where: { id: runId } }) : null;
 }
 
-export async function markSent(tx: Tx, runId: string, counts: { rowCount: number; byteCount: number }): Promise<void> {
-  await tx.reportRun.updateMany({ where: { id: runId, state: { in: ['PENDING', 'RUNNING'] } }, data: { state: 'SENT', ...counts, error: null, completedAt: new Date() } });
+/** RUNNING → SENT; false when the run was settled meanwhile (an operator's terminate). */
+export async function markSent(tx: Tx, runId: string, counts: { rowCount: number; byteCount: number }): Promise<boolean> {
+  return 0 < (await tx.reportRun.updateMany({ where: { id: runId, state: { in: ['PENDING', 'RUNNING'] } }, data: { state: 'SENT', ...counts, error: null, completedAt: new Date() } })).count;
 }
 
-/** A run that can no longer succeed; a SENT run stays SENT. */
-export async function markFailed(tx: Tx, runId: string, error: string): Promise<void> {
-  await tx.reportRun.updateMany({ where: { id: runId, state: { in: ['PENDING', 'RUNNING'] } }, data: { state: 'FAILED', error: error.slice(0, 1000), completedAt: new Date() } });
+/** A run that can no longer succeed; a SENT run stays SENT. False when the run was already settled. */
+export async function markFailed(tx: Tx, runId: string, error: string): Promise<boolean> {
+  return 0 < (await tx.reportRun.updateMany({ where: { id: runId, state: { in: ['PENDING', 'RUNNING'] } }, data: { state: 'FAILED', error: error.slice(0, 1000), completedAt: new Date() } })).count;
 }
