@@ -89,7 +89,7 @@ test('a registered contact joins the segment (audited as the automation); a seco
   }
 });
 
-test('a segment turned FILTER since the sequence was saved: the record is FAILED saying why, and the run stops there', async () => {
+test('a segment turned FILTER (or deleted) since the sequence was saved: the record is FAILED saying why, and the run stops there', async () => {
   const later = await staticSegment('Later filtered');
   const auto = await automation(call, 'REGISTER_CONTACT', [
     addTo(later),
@@ -105,6 +105,11 @@ test('a segment turned FILTER since the sequence was saved: the record is FAILED
     expect(run.actions.map((x: any) => [x.adaptor_action, x.status])).toEqual([['ADD_TO_SEGMENT', 'FAILED']]);
     expect(await records(auto, 'UPDATE_CONTENT')).toEqual([]);
     expect(await memberRows(later, bea)).toBe(0);
+
+    // Deleted since: FAILED too, naming the parameter.
+    await call('DELETE', `/segments/${later}`);
+    const cy = await person('Cy');
+    expect(await recordOf(auto, cy)).toMatchObject({ status: 'FAILED', reason: 'INVALID_REQUEST: segment_id: Segment not found' });
   } finally {
     await deactivate(auto);
   }
