@@ -67,6 +67,7 @@ export const ERROR_CODES = {
   VOUCHER_CANCELLED: { status: 409, area: 'Vouchers', meaning: 'The voucher is cancelled.' },
   AUTOMATION_HAS_ACTIONS: { status: 409, area: 'Automations', meaning: "The automation's entity cannot change while it has actions (their filters name the entity's attributes)." },
   NO_ASSIGNEE: { status: 409, area: 'Automations', meaning: 'An assignment action found nobody to assign to (no location, no coverage, no active member, no postal code or lat/lon); the message says why.' },
+  SEGMENT_NOT_STATIC: { status: 409, area: 'Automations', meaning: 'Add To Segment names a FILTER segment (its members are computed from its filters): only a STATIC segment takes members one at a time.' },
   SELF_LOCKOUT: { status: 409, area: 'Users', meaning: 'A user cannot take their own admin rights, disable themselves or take users:write from themselves; `attribute` names the field.' },
   LAST_ADMIN: { status: 409, area: 'Users', meaning: "The change would leave the organisation without an enabled admin; `attribute` names the field." },
   REPORT_RECIPIENT_MISSING: { status: 409, area: 'Reports', meaning: 'The report has nobody to go to: the user running it (or who created the API key) has no e-mail address; the message says how to set one.' },

@@ -77,6 +77,12 @@ test('catalogue: entities with events and typed attributes; adaptors with stable
   });
   // Every action says what it does (the console's action picker shows it).
   for (const adaptor of adaptors.body.content) for (const action of adaptor.actions) expect(action.description).toMatch(/^[A-Z].{20,}\.$/);
+  // Add To Segment follows Update Content; its segment is a record the console offers by name (parameter_type SEGMENT).
+  const content = adaptors.body.content.find((x: { code: string }) => x.code === 'AUTOMATIC_CONTENT_UPDATES');
+  expect(content.actions.map((x: { code: string }) => x.code)).toEqual(['UPDATE_CONTENT', 'ADD_TO_SEGMENT']);
+  expect(content.actions[1]).toMatchObject({ name: 'Add To Segment', parameters: [{
+    parameter_key: 'segment_id', parameter_type: 'SEGMENT', value_type: 'UUID', required: true, default_value: null, allowed_values: null, minimum: null, maximum: null,
+  }] });
   const service = adaptors.body.content.find((x: { code: string }) => x.code === 'SERVICE_REQUEST_PROVISION');
   expect(service.actions).toHaveLength(7);
   const order = adaptors.body.content.find((x: { code: string }) => x.code === 'ORDER_PROVISION');

@@ -24,6 +24,8 @@ test('the ids are the ones derived from the codes since the catalogue began', ()
   expect(id('SERVICE_REQUEST_PROVISION', 'ASSIGN_SPECIFIC_USER')).toBe('03fbeea9-c9ed-5286-bcc1-32a0f55ea217');
   expect(id('WEBHOOKS', 'POST_WEBHOOK')).toBe('968f80f1-89db-58b4-8f02-fbc8245b563a');
   expect(id('POS_SYSTEM_2', 'PROVISION_ORDER_TO_POS_SYSTEM_2')).toBe('8a97d910-65e1-5085-8b3c-161fe4da26a0');
+  // Added by the recipe (docs/DEVELOPING.md "Adding an automation action"): derived from its code, held from its first release.
+  expect(id('AUTOMATIC_CONTENT_UPDATES', 'ADD_TO_SEGMENT')).toBe('1e1bf083-22da-543f-90a3-7649f94d03df');
 });
 
 test('how a run performs each: an approval waits, the webhook adaptors post, the rest act in the step', () => {

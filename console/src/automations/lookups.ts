@@ -18,6 +18,8 @@ const LOADERS: Record<string, () => Promise<Option[]>> = {
   USER: async () => (await ok(api.GET('/users', { params: SIZE }))).content.map((u) => ({ value: u.id, label: u.name ? `${u.name} (${u.username})` : u.username })),
   DEPARTMENT: async () => (await ok(api.GET('/departments', { params: SIZE }))).content.map((d) => ({ value: d.id, label: d.name })),
   USER_ROLE: async () => (await ok(api.GET('/user_roles', { params: SIZE }))).content.map((r) => ({ value: r.id, label: r.name })),
+  // Add To Segment takes members into a STATIC segment only (a FILTER one is refused when saved).
+  SEGMENT: async () => (await ok(api.GET('/segments', { params: { query: { size: 100, type: 'STATIC' } } }))).content.map((s) => ({ value: s.id, label: s.code ? `${s.name} (${s.code})` : s.name })),
   ORGANISATION: async () => {
     const units = (await ok(api.GET('/organisations', { params: SIZE }))).content.map((o) => ({ value: o.id, label: `${o.name} (${o.type})` }));
     const own = session.current()?.identity.organisationId;

@@ -43,7 +43,7 @@ const filterVerdict = z.object({
 });
 
 const effect = z.looseObject({
-  kind: z.string().meta({ description: 'WEBHOOK {webhook_id, method, url, body}; COMMUNICATION {channel, recipient, subject, content, rich_content, language, integration_id}; EMAIL {recipient, subject, content}; APPROVAL {status, timeout_on, approver_user_id, approval_entity_type}; CONTENT_UPDATE {contact_id, custom_field_key, custom_field_value, previous_value}; ASSIGNMENT {assignee}.' }),
+  kind: z.string().meta({ description: 'WEBHOOK {webhook_id, method, url, body}; COMMUNICATION {channel, recipient, subject, content, rich_content, language, integration_id}; EMAIL {recipient, subject, content}; APPROVAL {status, timeout_on, approver_user_id, approval_entity_type}; CONTENT_UPDATE {contact_id, custom_field_key, custom_field_value, previous_value}; SEGMENT_MEMBERSHIP {contact_id, segment_id, segment_name, already_member}; ASSIGNMENT {assignee}.' }),
 }).meta({ description: 'What the action would send or write, rendered exactly as its run renders it, and not performed.' });
 
 export const actionVerdict = z.object({

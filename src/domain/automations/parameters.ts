@@ -4,6 +4,7 @@ import type { Tx } from '../../db/client';
 import { invalid, notFound } from '../errors';
 import { isId, normaliseId } from '../ids';
 import { PLACEHOLDER_FIELDS, unknownPlaceholders } from '../communications/render';
+import { whyNoMembers } from '../communications/segments';
 import type { ActionDeclaration, ParameterDef, ParameterRef } from './actions/define';
 
 type Scalar = string | number | boolean;
@@ -106,29 +107,39 @@ function checkValue(def: ParameterDef, v: Scalar, at: string): string {
   }
 }
 
-/** 400 naming the first GUID parameter that names no record of the organisation. */
+/**
+ * 400 naming the first GUID parameter that names no record of the organisation, or a record of
+ * the kind that its action cannot take (a FILTER segment: no member can be added to it).
+ */
 export async function checkReferences(tx: Tx, organisationId: string, references: Reference[]): Promise<void> {
   for (const r of references) {
-    if (!(await exists(tx, organisationId, r.ref, r.id))) throw notFound(WHAT[r.ref], r.attribute);
+    const record = await lookUp(tx, organisationId, r.ref, r.id);
+    if (!record) throw notFound(WHAT[r.ref], r.attribute);
+    if (record.unfit) throw invalid(r.attribute, `${r.attribute}: ${record.unfit}`);
   }
 }
 
 const WHAT: Record<ParameterRef, string> = {
   webhook: 'Webhook', template: 'Communication template', integration: 'Integration', user: 'User',
-  department: 'Department', user_role: 'User role', organisation: 'Organisation',
+  department: 'Department', user_role: 'User role', organisation: 'Organisation', segment: 'Segment',
 };
 
-async function exists(tx: Tx, organisationId: string, ref: ParameterRef, id: string): Promise<boolean> {
+/** The record, null when the organisation has none of this id; `unfit` says why it cannot be used. */
+async function lookUp(tx: Tx, organisationId: string, ref: ParameterRef, id: string): Promise<{ id: string; unfit?: string } | null> {
   const where = { organisationId, id };
   const select = { id: true } as const;
   switch (ref) {
-    case 'webhook': return !!(await tx.webhook.findFirst({ where, select }));
-    case 'template': return !!(await tx.communicationTemplate.findFirst({ where, select }));
-    case 'integration': return !!(await tx.integration.findFirst({ where, select }));
-    case 'user': return !!(await tx.user.findFirst({ where, select }));
-    case 'department': return !!(await tx.department.findFirst({ where, select }));
-    case 'user_role': return !!(await tx.userRole.findFirst({ where, select }));
-    case 'organisation': return id === organisationId || !!(await tx.networkUnit.findFirst({ where, select }));
+    case 'webhook': return tx.webhook.findFirst({ where, select });
+    case 'template': return tx.communicationTemplate.findFirst({ where, select });
+    case 'integration': return tx.integration.findFirst({ where, select });
+    case 'user': return tx.user.findFirst({ where, select });
+    case 'department': return tx.department.findFirst({ where, select });
+    case 'user_role': return tx.userRole.findFirst({ where, select });
+    case 'organisation': return id === organisationId ? { id } : tx.networkUnit.findFirst({ where, select });
+    case 'segment': {
+      const segment = await tx.segment.findFirst({ where, select: { id: true, type: true } });
+      return segment && { id: segment.id, unfit: whyNoMembers(segment.type) };
+    }
   }
 }
 

@@ -6,7 +6,7 @@ import type { OrgSql } from '../../db/sql';
 import { SqlParams } from '../../db/sql-params';
 import { contactFilterCondition, type ContactFilters } from '../contacts/search';
 import { audit, type AuditActor } from '../audit';
-import { found, invalid, notFound } from '../errors';
+import { conflict, found, invalid, notFound } from '../errors';
 import { newId } from '../ids';
 import { nameCodeWhere, pageOf, type ListArgs, type ListPage, type NameCodeFilter } from '../lists';
 import type { SegmentInput, SegmentPatch } from './types';
@@ -104,6 +104,44 @@ async function checkContacts(tx: Tx, organisationId: string, ids: string[]): Pro
 async function writeMembers(tx: Tx, organisationId: string, segmentId: string, contactIds: string[], existing: boolean): Promise<void> {
   if (existing) await tx.segmentContact.deleteMany({ where: { organisationId, segmentId } });
   if (contactIds.length) await tx.segmentContact.createMany({ data: contactIds.map((contactId) => ({ organisationId, segmentId, contactId })) });
+}
+
+// ---------------------------------------------------------------- members added one at a time (the Add To Segment action)
+
+/** Why a segment of this type takes no members one at a time; undefined for STATIC. */
+export function whyNoMembers(type: string): string | undefined {
+  return type === 'STATIC' ? undefined : 'a FILTER segment takes no members: its contacts are computed from its filters; name a STATIC segment';
+}
+
+/**
+ * The STATIC segment a member is added to: `Segment` 400 naming `attribute` when the organisation
+ * has none of this id, 409 SEGMENT_NOT_STATIC for a FILTER one. `lock` holds the row FOR SHARE
+ * until the transaction ends, so a switch to FILTER (which drops the members, under FOR UPDATE)
+ * waits for the member written here instead of leaving it behind; a read-only transaction (a
+ * simulation) cannot lock and does not.
+ */
+export async function staticSegment(tx: Tx, organisationId: string, id: string, attribute: string, lock: boolean): Promise<{ id: string; name: string }> {
+  const [segment] = await tx.$queryRaw<Array<{ id: string; name: string; type: string }>>`
+    SELECT id, name, type FROM segments WHERE organisation_id = ${organisationId}::uuid AND id = ${id}::uuid ${lock ? Prisma.sql`FOR SHARE` : Prisma.empty}`;
+  if (!segment) throw notFound('Segment', attribute);
+  const why = whyNoMembers(segment.type);
+  if (why) throw conflict('SEGMENT_NOT_STATIC', `${attribute}: ${why}`, attribute);
+  return { id: segment.id, name: segment.name };
+}
+
+/** Whether the contact is a member of the segment (its row in segment_contacts). */
+export async function isMember(tx: Tx, organisationId: string, segmentId: string, contactId: string): Promise<boolean> {
+  return !!(await tx.segmentContact.findFirst({ where: { organisationId, segmentId, contactId }, select: { contactId: true } }));
+}
+
+/**
+ * Adds the contact to a STATIC segment (`staticSegment` first), audited; false when it already was
+ * a member: INSERT ... ON CONFLICT DO NOTHING on the primary key, so two events at once write one row.
+ */
+export async function addMember(tx: Tx, actor: AuditActor, segmentId: string, contactId: string): Promise<boolean> {
+  const { count } = await tx.segmentContact.createMany({ data: [{ organisationId: actor.organisationId, segmentId, contactId }], skipDuplicates: true });
+  if (count) await audit(tx, actor, { action: 'ADD_MEMBER', entityType: ENTITY, entityId: segmentId, changes: { contact_id: contactId } });
+  return count > 0;
 }
 
 // ---------------------------------------------------------------- resolving a segment's contacts

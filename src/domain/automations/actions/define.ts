@@ -14,7 +14,7 @@ import type { ActionOutcome, RunContext } from './run-context';
  * (one of `values`), STRING (up to `max` characters).
  */
 export type ParameterValueType = 'STRING' | 'INTEGER' | 'UUID' | 'ENUM';
-export type ParameterRef = 'webhook' | 'template' | 'integration' | 'user' | 'department' | 'user_role' | 'organisation';
+export type ParameterRef = 'webhook' | 'template' | 'integration' | 'user' | 'department' | 'user_role' | 'organisation' | 'segment';
 
 export interface ParameterDef {
   key: string;
@@ -44,7 +44,7 @@ export type StepWebhookRequest = Omit<WebhookRequestInput, 'automation' | 'entit
 /**
  * What an action would do for an event, rendered and not performed (an automation's simulation,
  * docs/automations.md "Simulations"): `kind` says what it is (WEBHOOK, COMMUNICATION, EMAIL,
- * APPROVAL, CONTENT_UPDATE, ASSIGNMENT), the rest is what would be sent or written.
+ * APPROVAL, CONTENT_UPDATE, SEGMENT_MEMBERSHIP, ASSIGNMENT), the rest is what would be sent or written.
  */
 export type Effect = { kind: string } & Record<string, unknown>;
 

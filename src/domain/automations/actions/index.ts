@@ -1,5 +1,6 @@
 // Every automation action, once, in catalogue order: ADAPTOR_ACTION_CODES follow it, and so do an
 // adaptor's actions in GET /adaptors. A new action is a declaration (./define.ts) added here.
+import { addToSegment } from './add-to-segment';
 import { requestApproval } from './approval';
 import {
   assignSpecificDepartment, assignSpecificUser, assignUserOfSpecificDepartment, assignUserOfSpecificUserRole, fulfilledByNearestLocation,
@@ -13,6 +14,7 @@ import { postWebhook, provisionOrderToPosSystem1, provisionOrderToPosSystem2, pu
 export const ACTIONS: readonly ActionDeclaration[] = [
   requestApproval,
   updateContent,
+  addToSegment,
   communicateCustomer,
   communicateUser,
   assignSpecificUser,

@@ -1,7 +1,8 @@
 // What an action's performer is given (the run's step, its event and entity) and answers (the
 // record it leaves), with what several performers need of it.
+import type { Tx } from '../../../db/client';
 import type { AuditActor } from '../../audit';
-import { invalid } from '../../errors';
+import { conflict, invalid, notFound } from '../../errors';
 import type { RecordAttribute } from '../records';
 
 export interface RunContext {
@@ -27,4 +28,16 @@ export function contactIdOf(ctx: RunContext): string {
   const id = ctx.event.payload.contact_id;
   if (typeof id !== 'string') throw invalid('adaptor_action', `${ctx.event.type} events name no contact`);
   return id;
+}
+
+/**
+ * The event's contact, for an action that writes to it: refused when the organisation has no such
+ * contact, or when it is anonymized (nothing may attach to it again: docs/contacts.md).
+ */
+export async function writableContactOf(tx: Tx, ctx: RunContext): Promise<string> {
+  const contactId = contactIdOf(ctx);
+  const contact = await tx.contact.findFirst({ where: { organisationId: ctx.organisationId, id: contactId }, select: { isAnonymized: true } });
+  if (!contact) throw notFound('Contact', 'contact_id');
+  if (contact.isAnonymized) throw conflict('CONTACT_ANONYMIZED', 'the contact is anonymized: nothing is written to it', 'contact_id');
+  return contactId;
 }

@@ -2,11 +2,10 @@
 import type { Tx } from '../../../db/client';
 import { audit } from '../../audit';
 import { dayEpoch } from '../../custom-fields/dates';
-import { conflict, notFound } from '../../errors';
 import { newId } from '../../ids';
 import { recordAttribute } from '../records';
 import { defineAction, parameter } from './define';
-import { contactIdOf, systemActor, type RunContext } from './run-context';
+import { systemActor, writableContactOf, type RunContext } from './run-context';
 
 export const updateContent = defineAction({
   code: 'UPDATE_CONTENT',
@@ -47,10 +46,7 @@ export const updateContent = defineAction({
 /** The change the action makes (read-only): the contact's field, its new and its current value; refused for an anonymized contact. */
 async function change(tx: Tx, ctx: RunContext) {
   const { custom_field_key: key, custom_field_value: value } = ctx.step.parameters;
-  const contactId = contactIdOf(ctx);
-  const contact = await tx.contact.findFirst({ where: { organisationId: ctx.organisationId, id: contactId }, select: { isAnonymized: true } });
-  if (!contact) throw notFound('Contact', 'contact_id');
-  if (contact.isAnonymized) throw conflict('CONTACT_ANONYMIZED', 'the contact is anonymized: nothing is written to it', 'contact_id');
+  const contactId = await writableContactOf(tx, ctx);
   const before = await tx.contactCustomField.findFirst({ where: { organisationId: ctx.organisationId, contactId, key } });
   return { key, value, contactId, previous: before?.value == null ? '' : String(before.value) };
 }
