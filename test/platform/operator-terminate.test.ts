@@ -5,13 +5,12 @@
 // 2. worker and reconciler: the start-up pass settles the terminated delivery FAILED (its intent
 //    was performed: nothing starts it again) and finishes the money workflows once; then every
 //    other kind is terminated (or cancelled) while it waits, and its record is checked.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { createPrismaClient, type Db } from '../../src/db/client';
-import type { DatabaseInfo } from '../../src/db/embedded';
+import type { Db } from '../../src/db/client';
 import { checkLedger } from '../../src/domain/money/ledger/check';
 import { automation, caller, eventually, param, startReceiver } from '../automation-runs/helpers';
 import { api, serviceCa } from '../support/api';
@@ -44,7 +43,7 @@ async function start(env: Record<string, string>) {
     ...env,
   }));
   connection = await connectTemporal(service.temporalAddress, dataDir);
-  db = createPrismaClient(own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url, { poolSize: 1 });
+  db = own.connect(dataDir);
 }
 
 const temporal = () => new Client({ connection: connection! });
@@ -174,6 +173,9 @@ test('terminate or cancel settles every kind of workflow\'s record, running or a
     return r.state !== 'RUNNING' && r;
   }, 15_000, 'the report run settled');
   expect(run).toMatchObject({ state: 'FAILED', error: 'cancelled by an operator' });
+  // The settlement marks the row at once; the activity removes its file when it sees that (after
+  // its current page), which a loaded machine can make come after the row reads FAILED.
+  await eventually(async () => reportFiles().length === 0, 15_000, "the cancelled run's file removed");
   expect(reportFiles()).toEqual([]);
 
   const contact = await call('POST', '/contacts', { contact_type: 'PERSON', first_name: 'Mo', last_name: 'Mail', email_address: 'mail@term.test' });
