@@ -4,12 +4,11 @@
 //    activity is retried and attempts again (the receiver de-duplicates by webhook-id).
 // 2. The same, but the run never comes back (terminated by an operator while no worker ran): the
 //    delivery intent the run held is performed once its lease ends, and its workflow delivers.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { createPrismaClient, type Db } from '../../src/db/client';
-import type { DatabaseInfo } from '../../src/db/embedded';
+import type { Db } from '../../src/db/client';
 import { serviceCa } from '../support/api';
 import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
@@ -38,8 +37,7 @@ async function restart(extra: Record<string, string> = {}) {
   await db?.$disconnect().catch(() => undefined);
   await service?.stop('SIGKILL');
   service = await startServiceProcess(serviceEnv(dataDir, { OUTBOX_DISPATCHER: 'true', ...own.env, ...extra }));
-  const url = own.url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
-  db = createPrismaClient(url, { poolSize: 1 });
+  db = own.connect(dataDir);
 }
 
 test('killed between the first POST and its log: delivered after the restart, every POST with the same webhook-id', async () => {

@@ -49,6 +49,18 @@ export async function startSmtpSink(): Promise<{ port: number; mails: ParsedMail
   };
 }
 
+/** A real SMTP server on 127.0.0.1 that refuses every recipient for good (`code`, e.g. 550), as a relay that will not take the mail. */
+export async function startRefusingSmtp(code: number, message: string): Promise<{ port: number; close(): Promise<void> }> {
+  const server = new SMTPServer({
+    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+    onRcptTo(_address, _session, callback) {
+      callback(Object.assign(new Error(message), { responseCode: code }));
+    },
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { port: (server.server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
 /** Polls `probe` until it answers something truthy, or fails the test after `timeoutMs`. */
 export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000, what = 'the condition'): Promise<T> {
   const until = Date.now() + timeoutMs;

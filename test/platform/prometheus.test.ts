@@ -14,7 +14,7 @@ import pg from 'pg';
 import { api, serviceCa } from '../support/api';
 import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
-import { databaseUrlOf, freePort, metricsUrlOf, reportRunnerToken, scrape } from '../support/telemetry';
+import { freePort, metricsUrlOf, reportRunnerToken, scrape } from '../support/telemetry';
 import { createTenant } from '../support/tenants';
 import { automation, caller, eventually, postWebhook, startReceiver } from '../automation-runs/helpers';
 
@@ -108,7 +108,7 @@ async function settles(base: string, promql: string, expected: (v: number) => bo
   written.push(...ids, `Pat${tag}`, `Scraped${tag}`, mailed, `Mo${tag}`, `Mailed${tag}`, `mo-${tag}@example.com`, communication, recipient, reportRun.body.id);
 
   // A workflow intent that waits: held for an hour, written two minutes ago.
-  const db = new pg.Client({ connectionString: databaseUrlOf(dataDir, own.url) });
+  const db = new pg.Client({ connectionString: own.urlOf(dataDir) });
   await db.connect();
   await db.query(
     `INSERT INTO workflow_intents (id, organisation_id, kind, workflow_id, signal_name, signal_args, created_at, claimed_until)

@@ -1,22 +1,20 @@
 // The per-tenant counters (docs/operations.md "Metrics") with METRICS_ORGANISATION_LABELS=true,
 // and the report-run counter by outcome. Two organisations on one service of its own: A mails
 // through an SMTP server that accepts, and its webhook's receiver answers 200; B mails through
-// one that refuses every recipient (550), and its receiver answers 500. Each registers a contact
+// one that refuses every recipient (554), and its receiver answers 500. Each registers a contact
 // (its automation posts the webhook), sends it an e-mail and runs a report. The service's
 // /metrics then has every per-tenant series labelled with the organisation that caused it, with
 // the outcomes the runs really had (report runs `sent` for A, `failed` for B), no organisation
 // label anywhere else, and no other id, name or address the test wrote in any label or line.
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { api, serviceCa } from '../support/api';
 import { ownDatabase } from '../support/own-database';
 import { serviceEnv, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { metricsUrlOf, reportRunnerToken, samplesOf, scrape, type Sample } from '../support/telemetry';
 import { createTenant, type Tenant } from '../support/tenants';
-import { startSmtpSink } from '../communications/helpers';
+import { startRefusingSmtp, startSmtpSink } from '../communications/helpers';
 import { automation, caller, eventually, postWebhook, startReceiver } from '../automation-runs/helpers';
 
 const ORG_LABEL = 'backoffice_organisation_id';
@@ -37,16 +35,10 @@ afterAll(async () => {
 });
 
 /** An SMTP server that refuses every recipient for good, as a relay that will not take the mail. */
-async function startRefusingSmtp(): Promise<number> {
-  const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
-    onRcptTo(_address, _session, callback) {
-      callback(Object.assign(new Error('Relay access denied'), { responseCode: 554 }));
-    },
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => new Promise<void>((r) => server.close(() => r())));
-  return (server.server.address() as AddressInfo).port;
+async function startRefusingRelay(): Promise<number> {
+  const relay = await startRefusingSmtp(554, 'Relay access denied');
+  closers.push(relay.close);
+  return relay.port;
 }
 
 interface Written {
@@ -85,7 +77,7 @@ test('METRICS_ORGANISATION_LABELS=true: each per-tenant series names its organis
   await own.create();
   const sink = await startSmtpSink();
   closers.push(sink.close);
-  const refusingPort = await startRefusingSmtp();
+  const refusingPort = await startRefusingRelay();
   const accepting = await startReceiver();
   const failing = await startReceiver(() => ({ status: 500, body: 'down' }));
   closers.push(accepting.close, failing.close);

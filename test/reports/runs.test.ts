@@ -6,14 +6,12 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { AddressInfo } from 'node:net';
 import type { ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { api } from '../support/api';
 import { testState } from '../support/state';
 import { adminCli, createTenant, type Tenant } from '../support/tenants';
 import { createId, expectError, keyWith } from '../money/helpers';
-import { eventually, startSmtpSink } from '../communications/helpers';
+import { eventually, startRefusingSmtp, startSmtpSink } from '../communications/helpers';
 import { purchase, purchaseBody } from '../loyalty/purchases/setup';
 import { parseCsv } from './csv';
 
@@ -186,23 +184,17 @@ test('nobody to mail it to: 409 saying how to set an address, and nothing writte
 });
 
 test('a mail server refusing the recipient for good: the run ends FAILED with the reason', async () => {
-  const refusing = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
-    onRcptTo(_address, _session, callback) {
-      callback(Object.assign(new Error('No such mailbox'), { responseCode: 550 }));
-    },
-  });
-  await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', r));
+  const refusing = await startRefusingSmtp(550, 'No such mailbox');
   try {
     const c = await createTenant('Reports runs refused');
-    const cToken = await mailable(c, (refusing.server.address() as AddressInfo).port);
+    const cToken = await mailable(c, refusing.port);
     const res = await api('POST', '/reports/contacts', { token: cToken, body: {} });
     expect(res.status).toBe(200);
     const failed = await settledRun({ token: cToken }, 'contacts', res.body.id);
     expect(failed).toMatchObject({ state: 'FAILED', row_count: null, completed_on: expect.any(Number) });
     expect(failed.error).toMatch(/SMTP 550/);
   } finally {
-    await new Promise<void>((r) => refusing.close(() => r()));
+    await refusing.close();
   }
 });
 

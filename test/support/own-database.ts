@@ -23,6 +23,7 @@ export function ownDatabase(label: string) {
       await client.end();
     }
   };
+  const urlOf = (dataDir: string) => url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
   return {
     url,
     /** serviceEnv extras for a service on it (none on the embedded database). */
@@ -33,10 +34,9 @@ export function ownDatabase(label: string) {
     drop: async () => {
       if (name) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
-    /** A client (one connection) of the database a service on `dataDir` uses: this one, else the embedded one it wrote down. */
-    connect: (dataDir: string): Db => {
-      const at = url ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
-      return createPrismaClient(at, { poolSize: 1 });
-    },
+    /** The URL of the database a service on `dataDir` uses: this one, else the embedded one it wrote down. */
+    urlOf,
+    /** A client (one connection) of that database. */
+    connect: (dataDir: string): Db => createPrismaClient(urlOf(dataDir), { poolSize: 1 }),
   };
 }

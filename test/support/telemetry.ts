@@ -1,10 +1,8 @@
 // Pieces of the telemetry tests (test/platform/prometheus.test.ts, tenant-metrics.test.ts, traces.test.ts,
 // worker-traces.test.ts).
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import path from 'node:path';
-import type { DatabaseInfo } from '../../src/db/embedded';
+import { eventually } from '../communications/helpers';
 import { api } from './api';
 import type { ServiceProcess } from './service-process';
 import type { Tenant } from './tenants';
@@ -28,9 +26,6 @@ export async function metricsUrlOf(service: ServiceProcess, ms = 10_000): Promis
 }
 
 /** The database a service on `dataDir` uses: its own PostgreSQL one, or its embedded one. */
-export function databaseUrlOf(dataDir: string, own: string | undefined): string {
-  return own ?? (JSON.parse(readFileSync(path.join(dataDir, 'database.json'), 'utf8')) as DatabaseInfo).url;
-}
 
 /** One sample of a Prometheus text exposition: `name{label="value",…} value`. */
 export interface Sample {
@@ -137,9 +132,9 @@ export const REQUEST_TO_WEBHOOK = ['POST /backoffice/v1/contacts', 'dispatch aut
 export async function requestToWebhookTrace(collector: OtlpCollector, traceId: string, callerSpan: string): Promise<Record<string, OtlpSpan>> {
   const names = REQUEST_TO_WEBHOOK;
   const trace = () => collector.spans.filter((s) => s.traceId === traceId);
-  for (const until = Date.now() + 30_000; !names.every((n) => trace().some((s) => s.name === n)); await new Promise((r) => setTimeout(r, 200))) {
-    if (Date.now() > until) throw new Error(`timed out waiting for the spans ${names.join(', ')}; received ${JSON.stringify(trace().map((s) => s.name))}`);
-  }
+  await eventually(async () => names.every((n) => trace().some((s) => s.name === n)), 30_000, `the spans ${names.join(', ')}`).catch((err) => {
+    throw new Error(`${(err as Error).message}; received ${JSON.stringify(trace().map((s) => s.name))}`);
+  });
   const byName = Object.fromEntries(names.map((n) => [n, trace().find((s) => s.name === n)!]));
   expect(byName[names[0]].parentSpanId).toBe(callerSpan);
   for (let i = 1; i < names.length; i++) expect([names[i], byName[names[i]].parentSpanId]).toEqual([names[i], byName[names[i - 1]].spanId]);

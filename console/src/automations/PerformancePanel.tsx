@@ -5,10 +5,12 @@ import { useLoad } from '../api/useLoad';
 import { MetricChart } from '../analytics/MetricChart';
 import { Loading } from '../components/Loading';
 import { endOfDay, startOfDay } from '../components/zone';
-import { API_ZONE, everyBucket, lastDays, loadPerformance, OUTCOMES, totals, type Performance } from './simulations';
+import { API_ZONE, everyBucket, lastDays, loadPerformance, OUTCOMES, totals, type Performance, type RunCounts } from './simulations';
 
 type Granularity = 'DAY' | 'HOUR';
 const STEP: Record<Granularity, number> = { DAY: 86_400, HOUR: 3_600 };
+/** A bucket the API left out: no run of any outcome. */
+const NO_RUNS = Object.fromEntries(OUTCOMES.map((o) => [o.state, 0])) as RunCounts;
 
 /**
  * How the live automation did (GET /automations/{id}/performance): its runs by outcome per day
@@ -47,7 +49,7 @@ export function PerformancePanel({ automationId }: { automationId: string }) {
 function Charts({ perf, from, to, granularity, view }: { perf: Performance; from: number; to: number; granularity: Granularity; view: 'chart' | 'table' }) {
   const sum = totals(perf);
   const buckets = everyBucket(perf.buckets, from, to, STEP[granularity], (timestamp) => ({
-    timestamp, runs: { COMPLETED: 0, SKIPPED: 0, FAILED: 0, REJECTED: 0, WAITING_FOR_APPROVAL: 0 }, actions: [], event_to_effect: { p50: null, p95: null },
+    timestamp, runs: NO_RUNS, actions: [], event_to_effect: { p50: null, p95: null },
   }));
   const latency = (p: 'p50' | 'p95') => buckets.map((b) => ({ timestamp: b.timestamp, number: b.event_to_effect[p] }));
   return (

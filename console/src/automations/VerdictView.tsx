@@ -23,30 +23,33 @@ export function VerdictView({ verdict, catalogue, entity }: { verdict: RunVerdic
         <Text size="sm">{eventName(catalogue, entity, verdict.event.type)} · {when(verdict.event.occurred_on)}</Text>
         <Text size="sm" c="dimmed">{verdict.entity.type} {verdict.entity.id}</Text>
       </Group>
-      {verdict.actions.map((a) => (
-        <Card key={a.id} withBorder component="section" aria-label={`Action ${a.order}: ${actionOf(catalogue, a.adaptor, a.adaptor_action)?.name ?? a.adaptor_action}`} data-testid="action-verdict">
-          <Stack gap="xs">
-            <Group gap="xs">
-              <Text fw={600}>{a.order}. {actionOf(catalogue, a.adaptor, a.adaptor_action)?.name ?? a.adaptor_action}</Text>
-              <Badge variant="light" color={STATUS_COLOURS[a.verdict]} data-testid="action-verdict-state">{stateLabel(a.verdict)}</Badge>
-            </Group>
-            {a.reason && <Text size="sm" c="dimmed" data-testid="action-verdict-reason">{explainReason(a.reason, attributes)}</Text>}
-            {a.filters.length > 0 && (
-              <DataTable
-                rows={a.filters} rowKey={(f) => f.id} compact rowTestId="filter-verdict" scroll={{ minWidth: 560 }}
-                columns={[
-                  { header: 'Group', w: 60, cell: (f) => f.group + 1 },
-                  { header: 'Attribute', cell: (f) => attributes.find((x) => x.code === f.attribute)?.label ?? f.attribute },
-                  { header: 'Condition', cell: (f) => `${OPERATOR_LABELS[f.operator] ?? f.operator} ${filterValue(f)}` },
-                  { header: 'Actual', testId: 'filter-actual', cell: (f) => shownValue(f.actual) },
-                  { header: 'Passed', w: 80, testId: 'filter-passed', cell: (f) => <Badge size="sm" variant="light" color={f.passed ? 'green' : 'red'}>{f.passed ? 'Yes' : 'No'}</Badge> },
-                ]}
-              />
-            )}
-            {a.effect && <Effect effect={a.effect} />}
-          </Stack>
-        </Card>
-      ))}
+      {verdict.actions.map((a) => {
+        const name = actionOf(catalogue, a.adaptor, a.adaptor_action)?.name ?? a.adaptor_action;
+        return (
+          <Card key={a.id} withBorder component="section" aria-label={`Action ${a.order}: ${name}`} data-testid="action-verdict">
+            <Stack gap="xs">
+              <Group gap="xs">
+                <Text fw={600}>{a.order}. {name}</Text>
+                <Badge variant="light" color={STATUS_COLOURS[a.verdict]} data-testid="action-verdict-state">{stateLabel(a.verdict)}</Badge>
+              </Group>
+              {a.reason && <Text size="sm" c="dimmed" data-testid="action-verdict-reason">{explainReason(a.reason, attributes)}</Text>}
+              {a.filters.length > 0 && (
+                <DataTable
+                  rows={a.filters} rowKey={(f) => f.id} compact rowTestId="filter-verdict" scroll={{ minWidth: 560 }}
+                  columns={[
+                    { header: 'Group', w: 60, cell: (f) => f.group + 1 },
+                    { header: 'Attribute', cell: (f) => attributes.find((x) => x.code === f.attribute)?.label ?? f.attribute },
+                    { header: 'Condition', cell: (f) => `${OPERATOR_LABELS[f.operator] ?? f.operator} ${filterValue(f)}` },
+                    { header: 'Actual', testId: 'filter-actual', cell: (f) => shownValue(f.actual) },
+                    { header: 'Passed', w: 80, testId: 'filter-passed', cell: (f) => <Badge size="sm" variant="light" color={f.passed ? 'green' : 'red'}>{f.passed ? 'Yes' : 'No'}</Badge> },
+                  ]}
+                />
+              )}
+              {a.effect && <Effect effect={a.effect} />}
+            </Stack>
+          </Card>
+        );
+      })}
     </Stack>
   );
 }
